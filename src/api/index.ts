@@ -1,0 +1,16 @@
+/**
+ * Every API area, mounted under `/v1`. Each folder holds its routes, schemas, data access (`repo.ts`)
+ * and response shaping (`present.ts`).
+ */
+import type { App } from '../app.js';
+import memberRoutes from './members/routes.js';
+import organizationRoutes from './organizations/routes.js';
+import teamRoutes from './teams/routes.js';
+import userRoutes from './users/routes.js';
+
+export async function registerApi(app: App): Promise<void> {
+  await app.register(userRoutes);
+  await app.register(organizationRoutes);
+  await app.register(memberRoutes);
+  await app.register(teamRoutes);
+}

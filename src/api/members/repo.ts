@@ -1,0 +1,182 @@
+import { sql } from 'kysely';
+import type { Static } from 'typebox';
+import { type Page, paginate, type SortKey } from '../../core/paging.js';
+import type { Role } from '../../core/schemas.js';
+import { nowIso } from '../../core/time.js';
+import type { Db } from '../../db/database.js';
+import { containsInsensitive } from '../../db/dialect.js';
+import type { ListMembersQuery } from './schemas.js';
+
+/** A member joined with their user. */
+export interface MemberRecord {
+  user_id: string;
+  role: string | null;
+  disabled: number;
+  sso: number;
+  joined_at: string;
+  last_seen_at: string | null;
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+}
+
+function membersQuery(db: Db, organizationId: string) {
+  return db
+    .selectFrom('members')
+    .innerJoin('users', 'users.id', 'members.user_id')
+    .select([
+      'members.user_id',
+      'members.role',
+      'members.disabled',
+      'members.sso',
+      'members.joined_at',
+      'members.last_seen_at',
+      'users.email',
+      'users.display_name',
+      'users.photo_url',
+    ])
+    .where('members.organization_id', '=', organizationId);
+}
+
+export async function findMember(db: Db, organizationId: string, userId: string): Promise<MemberRecord | undefined> {
+  return membersQuery(db, organizationId).where('members.user_id', '=', userId).executeTakeFirst();
+}
+
+/** Members of `organizationId` with the given user ids or e-mail addresses. */
+export async function findMembersByKeys(db: Db, organizationId: string, keys: string[]): Promise<MemberRecord[]> {
+  if (keys.length === 0) return [];
+  const emails = keys.map((k) => k.toLowerCase());
+  return membersQuery(db, organizationId)
+    .where((eb) => eb.or([eb('members.user_id', 'in', keys), eb('users.email', 'in', emails)]))
+    .execute();
+}
+
+export async function listMembers(
+  db: Db,
+  organizationId: string,
+  query: Static<typeof ListMembersQuery>,
+): Promise<Page<MemberRecord>> {
+  let q = membersQuery(db, organizationId);
+  if (query.role === 'guest') q = q.where('members.role', 'is', null);
+  else if (query.role) q = q.where('members.role', '=', query.role);
+  if (query.search) {
+    const search = query.search;
+    q = q.where((eb) =>
+      eb.or([
+        containsInsensitive(eb.ref('users.display_name'), search),
+        containsInsensitive(eb.ref('users.email'), search),
+      ]),
+    );
+  }
+  const direction = query.order ?? 'desc';
+  const sort = query.sort ?? 'joinedAt';
+  let first: SortKey<MemberRecord>;
+  if (sort === 'lastSeenAt') {
+    // Sorting by activity lists only the members who have been seen.
+    q = q.where('members.last_seen_at', 'is not', null);
+    first = { column: 'members.last_seen_at', direction, value: (r) => r.last_seen_at as string };
+  } else if (sort === 'name') {
+    first = { column: 'users.display_name', direction, value: (r) => r.display_name };
+  } else {
+    first = { column: 'members.joined_at', direction, value: (r) => r.joined_at };
+  }
+  return paginate(q, [first, { column: 'members.user_id', direction, value: (r) => r.user_id }], query);
+}
+
+export interface MemberCounts {
+  teams: number;
+  spaces: number;
+  sites: number;
+}
+
+/** Per-user counts shown on Member objects, for a whole page of members in one query per count. */
+export async function memberCounts(
+  db: Db,
+  organizationId: string,
+  userIds: string[],
+): Promise<Map<string, MemberCounts>> {
+  const counts = new Map<string, MemberCounts>(userIds.map((id) => [id, { teams: 0, spaces: 0, sites: 0 }]));
+  if (userIds.length === 0) return counts;
+  const teamRows = await db
+    .selectFrom('team_members')
+    .innerJoin('teams', 'teams.id', 'team_members.team_id')
+    .select(['team_members.user_id', sql<number>`count(*)`.as('n')])
+    .where('teams.organization_id', '=', organizationId)
+    .where('team_members.user_id', 'in', userIds)
+    .groupBy('team_members.user_id')
+    .execute();
+  for (const row of teamRows) {
+    const entry = counts.get(row.user_id);
+    if (entry) entry.teams = Number(row.n);
+  }
+  return counts;
+}
+
+export async function setMemberRole(db: Db, organizationId: string, userId: string, role: Role | null): Promise<void> {
+  await db
+    .updateTable('members')
+    .set({ role })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function setMemberSso(db: Db, organizationId: string, userId: string): Promise<void> {
+  await db
+    .updateTable('members')
+    .set({ sso: 1 })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+/** Removes the member and their memberships of the organization's teams. */
+export async function removeMember(db: Db, organizationId: string, userId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('team_members')
+      .where('user_id', '=', userId)
+      .where('team_id', 'in', trx.selectFrom('teams').select('id').where('organization_id', '=', organizationId))
+      .execute();
+    await trx
+      .deleteFrom('members')
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .execute();
+  });
+}
+
+export async function countAdmins(db: Db, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('members')
+    .select(sql<number>`count(*)`.as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('role', '=', 'admin')
+    .where('disabled', '=', 0)
+    .executeTakeFirst();
+  return Number(row?.n ?? 0);
+}
+
+/** Adds the user as a member with `role` unless already a member; true when added. */
+export async function addMember(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  role: Role | null,
+  sso = false,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('members')
+    .values({
+      organization_id: organizationId,
+      user_id: userId,
+      role,
+      disabled: 0,
+      sso: sso ? 1 : 0,
+      joined_at: nowIso(),
+      last_seen_at: null,
+    })
+    .onConflict((oc) => oc.columns(['organization_id', 'user_id']).doNothing())
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}

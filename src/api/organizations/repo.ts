@@ -1,0 +1,139 @@
+import type { Static } from 'typebox';
+import { conflict } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import { type Page, paginate } from '../../core/paging.js';
+import type { Role } from '../../core/schemas.js';
+import { nowIso } from '../../core/time.js';
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { OrganizationRow, OrganizationUpdate } from '../../db/schema.js';
+import type { CreateOrganizationBody, UpdateOrganizationBody } from './schemas.js';
+
+export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
+  return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+/** Creates an organization with `ownerId` as its admin. */
+export async function createOrganization(
+  db: Db,
+  input: Static<typeof CreateOrganizationBody>,
+  ownerId: string,
+): Promise<OrganizationRow> {
+  const now = nowIso();
+  const row: OrganizationRow = {
+    id: newId(),
+    title: input.title,
+    hostname: input.hostname ?? null,
+    email_domains: '[]',
+    type: input.type ?? 'business',
+    use_case: input.useCase ?? null,
+    community_type: input.communityType ?? null,
+    default_role: 'read',
+    default_content_site: null,
+    logo_url: null,
+    sso: 0,
+    ai: 1,
+    invite_links: 0,
+    plan: 'free',
+    custom_hostname: null,
+    created_at: now,
+  };
+  try {
+    await db.transaction().execute(async (trx) => {
+      await trx.insertInto('organizations').values(row).execute();
+      await trx
+        .insertInto('members')
+        .values({
+          organization_id: row.id,
+          user_id: ownerId,
+          role: 'admin',
+          disabled: 0,
+          sso: 0,
+          joined_at: now,
+          last_seen_at: null,
+        })
+        .execute();
+    });
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`hostname "${input.hostname}" is already taken`);
+    throw error;
+  }
+  return row;
+}
+
+/** Organizations where the user is a (non-guest, enabled) member, oldest first. */
+export async function listOrganizationsOfUser(
+  db: Db,
+  userId: string,
+  paging: { page?: string; limit?: number },
+): Promise<Page<OrganizationRow & { member_role: string | null }>> {
+  const query = db
+    .selectFrom('organizations')
+    .innerJoin('members', 'members.organization_id', 'organizations.id')
+    .selectAll('organizations')
+    .select('members.role as member_role')
+    .where('members.user_id', '=', userId)
+    .where('members.role', 'is not', null)
+    .where('members.disabled', '=', 0);
+  return paginate(
+    query,
+    [
+      { column: 'organizations.created_at', direction: 'asc', value: (r) => r.created_at },
+      { column: 'organizations.id', direction: 'asc', value: (r) => r.id },
+    ],
+    paging,
+  );
+}
+
+/** Ids among `organizationIds` where the user owns at least one team. */
+export async function organizationsWithOwnedTeam(
+  db: Db,
+  userId: string,
+  organizationIds: string[],
+): Promise<Set<string>> {
+  if (organizationIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('team_members')
+    .innerJoin('teams', 'teams.id', 'team_members.team_id')
+    .select('teams.organization_id')
+    .distinct()
+    .where('team_members.user_id', '=', userId)
+    .where('team_members.role', '=', 'owner')
+    .where('teams.organization_id', 'in', organizationIds)
+    .execute();
+  return new Set(rows.map((r) => r.organization_id));
+}
+
+export async function updateOrganization(
+  db: Db,
+  id: string,
+  body: Static<typeof UpdateOrganizationBody>,
+): Promise<void> {
+  const patch: OrganizationUpdate = {};
+  if (body.title !== undefined) patch.title = body.title;
+  if (body.emailDomains !== undefined)
+    patch.email_domains = JSON.stringify(body.emailDomains.map((d) => d.toLowerCase()));
+  if (body.hostname !== undefined) patch.hostname = body.hostname;
+  if (body.defaultRole !== undefined) patch.default_role = body.defaultRole as Role | null;
+  if (body.defaultContent !== undefined) patch.default_content_site = body.defaultContent?.site ?? null;
+  if (body.logo !== undefined) patch.logo_url = body.logo;
+  if (body.sso !== undefined) patch.sso = body.sso ? 1 : 0;
+  if (body.ai !== undefined) patch.ai = body.ai ? 1 : 0;
+  if (body.inviteLinks !== undefined) patch.invite_links = body.inviteLinks ? 1 : 0;
+  if (Object.keys(patch).length === 0) return;
+  try {
+    await db.updateTable('organizations').set(patch).where('id', '=', id).execute();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(`body/hostname "${body.hostname}" is already taken`);
+    throw error;
+  }
+}
+
+export async function touchLastSeen(db: Db, organizationId: string, userId: string): Promise<void> {
+  await db
+    .updateTable('members')
+    .set({ last_seen_at: nowIso() })
+    .where('organization_id', '=', organizationId)
+    .where('user_id', '=', userId)
+    .execute();
+}

@@ -1,0 +1,140 @@
+/** Organizations: list mine, create, get, patch, ping. */
+import { SignJWT } from 'jose';
+import { Type } from 'typebox';
+import type { App } from '../../app.js';
+import { caller } from '../../core/auth.js';
+import { notFound } from '../../core/errors.js';
+import { signingKey } from '../../core/keys.js';
+import { mapPage, PagedList, PageQuery } from '../../core/paging.js';
+import { Params } from '../../core/schemas.js';
+import { findMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { presentOrganization } from './present.js';
+import {
+  createOrganization,
+  findOrganization,
+  listOrganizationsOfUser,
+  organizationsWithOwnedTeam,
+  touchLastSeen,
+  updateOrganization,
+} from './repo.js';
+import { CreateOrganizationBody, Organization, PingResponse, UpdateOrganizationBody } from './schemas.js';
+
+const OrgParams = Type.Object({ organizationId: Params.organizationId });
+const tags = ['organizations'];
+
+export default async function organizationRoutes(app: App) {
+  /** Loads the organization as the caller sees it; 404 for non-members and guests. */
+  async function loadVisible(organizationId: string, userId: string) {
+    const membership = await requireOrgMember(app.db, organizationId, userId);
+    const org = await findOrganization(app.db, organizationId);
+    if (!org) throw notFound(`organization ${organizationId} not found`);
+    const owned = await organizationsWithOwnedTeam(app.db, userId, [organizationId]);
+    return { membership, org, viewer: { role: membership.role, ownsTeam: owned.has(organizationId) } };
+  }
+
+  app.get(
+    '/orgs',
+    {
+      config: { scope: 'organization:read' },
+      schema: {
+        operationId: 'listOrganizationsForAuthenticatedUser',
+        tags,
+        querystring: Type.Object(PageQuery),
+        response: { 200: PagedList(Organization) },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const page = await listOrganizationsOfUser(app.db, user.id, request.query);
+      const owned = await organizationsWithOwnedTeam(
+        app.db,
+        user.id,
+        page.items.map((o) => o.id),
+      );
+      return mapPage(page, (org) =>
+        presentOrganization(org, { role: org.member_role as never, ownsTeam: owned.has(org.id) }, app.urls),
+      );
+    },
+  );
+
+  app.post(
+    '/orgs',
+    {
+      config: { scope: 'organization:write' },
+      schema: {
+        operationId: 'createOrganization',
+        tags,
+        body: CreateOrganizationBody,
+        response: { 201: Organization },
+      },
+    },
+    async (request, reply) => {
+      const { user } = caller(request);
+      const org = await createOrganization(app.db, request.body, user.id);
+      reply.code(201).header('location', app.urls.api(`/orgs/${org.id}`));
+      return presentOrganization(org, { role: 'admin', ownsTeam: false }, app.urls);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId',
+    {
+      config: { scope: 'organization:read' },
+      schema: { operationId: 'getOrganizationById', tags, params: OrgParams, response: { 200: Organization } },
+    },
+    async (request) => {
+      const { org, viewer } = await loadVisible(request.params.organizationId, caller(request).user.id);
+      return presentOrganization(org, viewer, app.urls);
+    },
+  );
+
+  app.patch(
+    '/orgs/:organizationId',
+    {
+      config: { scope: 'organization:write' },
+      schema: {
+        operationId: 'updateOrganizationById',
+        tags,
+        params: OrgParams,
+        body: UpdateOrganizationBody,
+        response: { 200: Organization },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const { membership } = await loadVisible(request.params.organizationId, user.id);
+      requireOrgRole(membership, 'admin', 'update the organization');
+      await updateOrganization(app.db, request.params.organizationId, request.body);
+      const { org, viewer } = await loadVisible(request.params.organizationId, user.id);
+      return presentOrganization(org, viewer, app.urls);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/ping',
+    {
+      config: { scope: 'organization:read' },
+      schema: {
+        operationId: 'updateOrganizationMemberLastSeenAt',
+        tags,
+        params: OrgParams,
+        response: { 200: PingResponse },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const { organizationId } = request.params;
+      // Guests may ping too: the last-seen time is theirs; only strangers get 404.
+      const membership = await findMembership(app.db, organizationId, user.id);
+      if (!membership || membership.disabled) throw notFound(`organization ${organizationId} not found`);
+      await touchLastSeen(app.db, organizationId, user.id);
+      const claims = await new SignJWT({ organization: organizationId, role: membership.role })
+        .setProtectedHeader({ alg: 'HS256' })
+        .setSubject(user.id)
+        .setIssuedAt()
+        .setExpirationTime('1h')
+        .sign(await signingKey(app.db));
+      return { serviceVisitorClaims: claims, gitbookVisitorClaims: claims };
+    },
+  );
+}

@@ -1,0 +1,93 @@
+import { Type } from 'typebox';
+import { Nullable, RoleOrGuest, StringEnum, Timestamp, Url } from '../../core/schemas.js';
+
+export const ORGANIZATION_TYPES = ['business', 'community'] as const;
+export const USE_CASES = [
+  'internalDocs',
+  'docsSite',
+  'audienceControlledSite',
+  'productDocs',
+  'teamKnowledgeBase',
+  'designSystem',
+  'openSourceDocs',
+  'notes',
+  'other',
+] as const;
+export const COMMUNITY_TYPES = ['nonProfit', 'openSource', 'education'] as const;
+
+export const OrganizationTitle = Type.String({ minLength: 2, maxLength: 255, pattern: '\\S.*\\S' });
+export const OrganizationHostname = Type.String({ minLength: 3, maxLength: 32 });
+const DefaultContent = Type.Object(
+  { type: Type.Literal('site'), site: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+
+export const Organization = Type.Object(
+  {
+    object: Type.Literal('organization'),
+    id: Type.String(),
+    title: Type.String(),
+    createdAt: Timestamp,
+    emailDomains: Type.Array(Type.String()),
+    hostname: Type.Optional(Type.String()),
+    type: StringEnum(ORGANIZATION_TYPES),
+    useCase: Type.Optional(StringEnum(USE_CASES)),
+    communityType: Type.Optional(StringEnum(COMMUNITY_TYPES)),
+    defaultRole: RoleOrGuest,
+    defaultContent: Type.Optional(DefaultContent),
+    sso: Type.Boolean(),
+    ai: Type.Boolean(),
+    inviteLinks: Type.Boolean(),
+    plan: Type.String(),
+    mergeRules: Type.Object({ type: Type.Literal('none') }),
+    urls: Type.Object({ location: Type.String(), app: Type.String(), logo: Type.Optional(Type.String()) }),
+    trial: Type.Object({ status: Type.String(), count: Type.Integer() }),
+    customHostname: Type.Optional(Type.String()),
+    permissions: Type.Object({
+      view: Type.Boolean(),
+      access: Type.Boolean(),
+      admin: Type.Boolean(),
+      ownTeam: Type.Boolean(),
+      createContent: Type.Boolean(),
+      createOpenAPISpec: Type.Boolean(),
+      viewBilling: Type.Boolean(),
+      listMembers: Type.Boolean(),
+      listTeams: Type.Boolean(),
+      listIntegrations: Type.Boolean(),
+      listInstallations: Type.Boolean(),
+      installIntegration: Type.Boolean(),
+    }),
+  },
+  { $id: 'Organization' },
+);
+
+export const CreateOrganizationBody = Type.Object(
+  {
+    title: OrganizationTitle,
+    type: Type.Optional(StringEnum(ORGANIZATION_TYPES)),
+    useCase: Type.Optional(StringEnum(USE_CASES)),
+    communityType: Type.Optional(StringEnum(COMMUNITY_TYPES)),
+    hostname: Type.Optional(OrganizationHostname),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateOrganizationBody = Type.Object(
+  {
+    title: Type.Optional(OrganizationTitle),
+    emailDomains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 100 })),
+    hostname: Type.Optional(OrganizationHostname),
+    defaultRole: Type.Optional(RoleOrGuest),
+    defaultContent: Type.Optional(Nullable(DefaultContent)),
+    logo: Type.Optional(Nullable(Url)),
+    sso: Type.Optional(Type.Boolean()),
+    ai: Type.Optional(Type.Boolean()),
+    inviteLinks: Type.Optional(Type.Boolean()),
+  },
+  { additionalProperties: false },
+);
+
+export const PingResponse = Type.Object({
+  serviceVisitorClaims: Type.String(),
+  gitbookVisitorClaims: Type.String(),
+});

@@ -1,0 +1,194 @@
+import { sql } from 'kysely';
+import { newId } from '../../core/ids.js';
+import { type Page, paginate } from '../../core/paging.js';
+import type { TeamRole } from '../../core/schemas.js';
+import { nowIso } from '../../core/time.js';
+import type { Db } from '../../db/database.js';
+import { containsInsensitive } from '../../db/dialect.js';
+import type { TeamRow } from '../../db/schema.js';
+
+export async function findTeam(db: Db, organizationId: string, teamId: string): Promise<TeamRow | undefined> {
+  return db
+    .selectFrom('teams')
+    .selectAll()
+    .where('id', '=', teamId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+/** Teams sorted by title (then id); `managedBy` keeps the teams that user owns. */
+export async function listTeams(
+  db: Db,
+  organizationId: string,
+  filters: { title?: string; managedBy?: string; page?: string; limit?: number },
+): Promise<Page<TeamRow>> {
+  let q = db.selectFrom('teams').selectAll('teams').where('teams.organization_id', '=', organizationId);
+  if (filters.title) {
+    const title = filters.title;
+    q = q.where((eb) => containsInsensitive(eb.ref('teams.title'), title));
+  }
+  if (filters.managedBy) {
+    const owner = filters.managedBy;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('team_members')
+          .select('team_members.team_id')
+          .whereRef('team_members.team_id', '=', 'teams.id')
+          .where('team_members.user_id', '=', owner)
+          .where('team_members.role', '=', 'owner'),
+      ),
+    );
+  }
+  return paginate(
+    q,
+    [
+      { column: 'teams.title', direction: 'asc', value: (r) => r.title },
+      { column: 'teams.id', direction: 'asc', value: (r) => r.id },
+    ],
+    filters,
+  );
+}
+
+/** The teams a user belongs to in an organization, with their team role. */
+export async function listTeamsOfUser(
+  db: Db,
+  organizationId: string,
+  userId: string,
+  filters: { title?: string; page?: string; limit?: number },
+): Promise<Page<TeamRow & { member_role: string }>> {
+  let q = db
+    .selectFrom('teams')
+    .innerJoin('team_members', 'team_members.team_id', 'teams.id')
+    .selectAll('teams')
+    .select('team_members.role as member_role')
+    .where('teams.organization_id', '=', organizationId)
+    .where('team_members.user_id', '=', userId);
+  if (filters.title) {
+    const title = filters.title;
+    q = q.where((eb) => containsInsensitive(eb.ref('teams.title'), title));
+  }
+  return paginate(
+    q,
+    [
+      { column: 'teams.title', direction: 'asc', value: (r) => r.title },
+      { column: 'teams.id', direction: 'asc', value: (r) => r.id },
+    ],
+    filters,
+  );
+}
+
+export interface TeamCounts {
+  members: number;
+  spaces: number;
+}
+
+/** Member and space counts of a batch of teams. */
+export async function teamCounts(db: Db, teamIds: string[]): Promise<Map<string, TeamCounts>> {
+  const counts = new Map<string, TeamCounts>(teamIds.map((id) => [id, { members: 0, spaces: 0 }]));
+  if (teamIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('team_members')
+    .select(['team_id', sql<number>`count(*)`.as('n')])
+    .where('team_id', 'in', teamIds)
+    .groupBy('team_id')
+    .execute();
+  for (const row of rows) {
+    const entry = counts.get(row.team_id);
+    if (entry) entry.members = Number(row.n);
+  }
+  return counts;
+}
+
+export async function createTeam(db: Db, organizationId: string, title: string, memberIds: string[]): Promise<TeamRow> {
+  const now = nowIso();
+  const team: TeamRow = { id: newId(), organization_id: organizationId, title, created_at: now };
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('teams').values(team).execute();
+    if (memberIds.length > 0) {
+      await trx
+        .insertInto('team_members')
+        .values(
+          [...new Set(memberIds)].map((user_id) => ({ team_id: team.id, user_id, role: 'member', created_at: now })),
+        )
+        .execute();
+    }
+  });
+  return team;
+}
+
+export async function renameTeam(db: Db, teamId: string, title: string): Promise<void> {
+  await db.updateTable('teams').set({ title }).where('id', '=', teamId).execute();
+}
+
+export async function deleteTeam(db: Db, teamId: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.deleteFrom('team_members').where('team_id', '=', teamId).execute();
+    await trx.deleteFrom('teams').where('id', '=', teamId).execute();
+  });
+}
+
+/** Membership rows of a team, paged by when they joined (then user id). */
+export async function listTeamMemberships(db: Db, teamId: string, paging: { page?: string; limit?: number }) {
+  const q = db
+    .selectFrom('team_members')
+    .select(['team_members.user_id', 'team_members.role', 'team_members.created_at'])
+    .where('team_members.team_id', '=', teamId);
+  return paginate(
+    q,
+    [
+      { column: 'team_members.created_at', direction: 'asc', value: (r) => r.created_at },
+      { column: 'team_members.user_id', direction: 'asc', value: (r) => r.user_id },
+    ],
+    paging,
+  );
+}
+
+export async function findTeamMembership(db: Db, teamId: string, userId: string) {
+  return db
+    .selectFrom('team_members')
+    .selectAll()
+    .where('team_id', '=', teamId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Applies a set of changes to a team's membership in one transaction. */
+export async function applyTeamMembership(
+  db: Db,
+  teamId: string,
+  changes: { upsert: Map<string, TeamRole | undefined>; remove: Set<string> },
+): Promise<void> {
+  const now = nowIso();
+  await db.transaction().execute(async (trx) => {
+    for (const [userId, role] of changes.upsert) {
+      const insert = trx
+        .insertInto('team_members')
+        .values({ team_id: teamId, user_id: userId, role: role ?? 'member', created_at: now });
+      await (role
+        ? insert.onConflict((oc) => oc.columns(['team_id', 'user_id']).doUpdateSet({ role }))
+        : insert.onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+      ).execute();
+    }
+    if (changes.remove.size > 0) {
+      await trx
+        .deleteFrom('team_members')
+        .where('team_id', '=', teamId)
+        .where('user_id', 'in', [...changes.remove])
+        .execute();
+    }
+  });
+}
+
+/** Which of `teamIds` the user owns. */
+export async function ownedTeamIds(db: Db, userId: string, teamIds: string[]): Promise<Set<string>> {
+  if (teamIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('team_members')
+    .select('team_id')
+    .where('user_id', '=', userId)
+    .where('role', '=', 'owner')
+    .where('team_id', 'in', teamIds)
+    .execute();
+  return new Set(rows.map((r) => r.team_id));
+}

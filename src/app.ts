@@ -1,0 +1,136 @@
+/**
+ * Builds the Fastify application: logging, validation, errors, authentication, the OpenAPI
+ * document and reference page, health checks, then the API areas under `/v1`.
+ */
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import Fastify, {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyServerOptions,
+  type RawReplyDefaultExpression,
+  type RawRequestDefaultExpression,
+  type RawServerDefault,
+} from 'fastify';
+import { sql } from 'kysely';
+import { Type } from 'typebox';
+import { registerApi } from './api/index.js';
+import type { Config } from './config.js';
+import { registerAuth } from './core/auth.js';
+import { ErrorBody, formatValidationErrors, registerErrorHandling } from './core/errors.js';
+import { newId } from './core/ids.js';
+import { SCOPES } from './core/scopes.js';
+import { Urls } from './core/urls.js';
+import { createDb, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+
+/** The Fastify instance type every route module receives. */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  TypeBoxTypeProvider
+>;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    db: Db;
+    config: Config;
+    urls: Urls;
+  }
+}
+
+export interface BuildOptions {
+  config: Config;
+  /** Use this database instead of opening `config.databaseUrl` (the caller then closes it). */
+  db?: Db;
+  /** Run migrations before serving (default true). */
+  migrate?: boolean;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export async function buildApp(options: BuildOptions): Promise<App> {
+  const { config } = options;
+  const app = Fastify({
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: ['req.headers.authorization', 'req.headers["x-service-partner-key"]'],
+    },
+    bodyLimit: config.bodyLimit,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => newId(16),
+    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
+    schemaErrorFormatter: formatValidationErrors,
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  const db = options.db ?? createDb(config.databaseUrl);
+  if (options.migrate !== false) await migrateToLatest(db);
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.decorate('urls', new Urls(config.publicUrl));
+  if (!options.db) app.addHook('onClose', async () => db.destroy());
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerErrorHandling(app);
+  registerAuth(app);
+  app.addSchema(ErrorBody);
+  // Every route documents the error envelope for its failures.
+  app.addHook('onRoute', (route) => {
+    if (!route.schema || route.schema.hide) return;
+    const response = (route.schema.response ?? {}) as Record<string, unknown>;
+    response['4xx'] ??= Type.Ref('Error');
+    route.schema.response = response;
+    if (route.config?.public) route.schema.security = [];
+  });
+
+  await app.register(fastifySwagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Bindery API',
+        version: '1.0.0',
+        description:
+          'Documentation-publishing management API, compatible with the GitBook public API. ' +
+          'Authenticate with `Authorization: Bearer <token>` (create one with `bindery token create`).',
+      },
+      servers: [{ url: config.publicUrl }],
+      components: {
+        securitySchemes: {
+          user: { type: 'http', scheme: 'bearer' },
+          oauth: {
+            type: 'oauth2',
+            flows: {
+              clientCredentials: {
+                tokenUrl: `${config.publicUrl}/oauth/token`,
+                scopes: Object.fromEntries(SCOPES.map((s) => [s, s])),
+              },
+            },
+          },
+        },
+      },
+      security: [{ user: [] }],
+    },
+    refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs', uiConfig: { deepLinking: true } });
+
+  app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
+  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ status: 'ok' }));
+  app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
+    try {
+      await sql`select 1`.execute(db);
+      return { status: 'ok' };
+    } catch (error) {
+      app.log.warn({ err: error }, 'readiness check failed');
+      return reply.code(503).send({ error: { code: 503, message: 'database unreachable' } });
+    }
+  });
+
+  await app.register(registerApi, { prefix: '/v1' });
+  return app;
+}

@@ -1,0 +1,138 @@
+/**
+ * The `bindery` command: serve, migrate, bootstrap, token create|revoke.
+ * Machine-readable results go to stdout as one JSON line; messages go to stderr.
+ */
+import { parseArgs } from 'node:util';
+import { createOrganization } from './api/organizations/repo.js';
+import { findOrCreateUser, findUserByEmail } from './api/users/repo.js';
+import { ConfigError, loadConfig } from './config.js';
+import { isScope, SCOPES, type Scope } from './core/scopes.js';
+import { createToken, parseDuration, revokeToken } from './core/tokens.js';
+import { createDb, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { startServer } from './server.js';
+
+const USAGE = `usage:
+  bindery serve                      start the HTTP server (migrates first)
+  bindery migrate                    run database migrations
+  bindery bootstrap --email <e> --name <n> --org <title>
+                                     create a user, an organization they administer, and a token
+  bindery token create --email <e> [--scopes a,b] [--expires 30d]
+  bindery token revoke <token-id>
+
+environment: PORT, HOST, DATABASE_URL, PUBLIC_URL, LOG_LEVEL, BODY_LIMIT (see README)`;
+
+class UsageError extends Error {}
+
+function required(values: Record<string, string | boolean | undefined>, name: string): string {
+  const value = values[name];
+  if (typeof value !== 'string' || value.trim() === '') throw new UsageError(`--${name} is required`);
+  return value.trim();
+}
+
+async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+  const db = createDb(loadConfig().databaseUrl);
+  try {
+    await migrateToLatest(db);
+    return await fn(db);
+  } finally {
+    await db.destroy();
+  }
+}
+
+function parseScopes(raw: string | undefined): Scope[] | undefined {
+  if (!raw) return undefined;
+  const scopes = raw
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0) throw new UsageError(`unknown scope(s) ${unknown.join(', ')}; known: ${SCOPES.join(', ')}`);
+  return scopes as Scope[];
+}
+
+async function run(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  const { values, positionals } = parseArgs({
+    args: rest,
+    allowPositionals: true,
+    options: {
+      email: { type: 'string' },
+      name: { type: 'string' },
+      org: { type: 'string' },
+      scopes: { type: 'string' },
+      expires: { type: 'string' },
+    },
+  });
+  switch (command) {
+    case 'serve':
+    case undefined:
+      return startServer(loadConfig());
+    case 'migrate': {
+      await withDb(async (db) => {
+        const result = await migrateToLatest(db);
+        process.stderr.write(`migrations applied: ${result.results?.length ?? 0}\n`);
+      });
+      return;
+    }
+    case 'bootstrap': {
+      const email = required(values, 'email');
+      const name = required(values, 'name');
+      const title = required(values, 'org');
+      if (title.length < 2 || title.length > 255) throw new UsageError('--org must be 2 to 255 characters');
+      const out = await withDb(async (db) => {
+        const user = await findOrCreateUser(db, email, name);
+        const org = await createOrganization(db, { title }, user.id);
+        const token = await createToken(db, user.id);
+        return { token: token.token, userId: user.id, organizationId: org.id };
+      });
+      process.stdout.write(`${JSON.stringify(out)}\n`);
+      return;
+    }
+    case 'token': {
+      const [action, id] = positionals;
+      if (action === 'create') {
+        const email = required(values, 'email');
+        const scopes = parseScopes(values.scopes);
+        let expiresAt: Date | undefined;
+        if (values.expires) {
+          const ms = parseDuration(values.expires);
+          if (ms === null) throw new UsageError('--expires takes a duration such as 30d, 12h, 15m');
+          expiresAt = new Date(Date.now() + ms);
+        }
+        const out = await withDb(async (db) => {
+          const user = await findUserByEmail(db, email);
+          if (!user) throw new UsageError(`no user with e-mail ${email}`);
+          const token = await createToken(db, user.id, { scopes, expiresAt });
+          return { token: token.token, tokenId: token.id, expiresAt: token.expiresAt };
+        });
+        process.stdout.write(`${JSON.stringify(out)}\n`);
+        return;
+      }
+      if (action === 'revoke') {
+        if (!id) throw new UsageError('token revoke takes the token id');
+        const found = await withDb((db) => revokeToken(db, id));
+        if (!found) throw new UsageError(`no token with id ${id}`);
+        process.stderr.write(`token ${id} revoked\n`);
+        return;
+      }
+      throw new UsageError('token takes create or revoke');
+    }
+    case 'help':
+    case '--help':
+    case '-h':
+      process.stdout.write(`${USAGE}\n`);
+      return;
+    default:
+      throw new UsageError(`unknown command ${command}`);
+  }
+}
+
+run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof UsageError || error instanceof ConfigError) {
+    process.stderr.write(`bindery: ${error.message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
+    process.exit(2);
+  }
+  process.stderr.write(`bindery: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

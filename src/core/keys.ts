@@ -1,0 +1,29 @@
+/**
+ * Server-wide secrets generated on first use and kept in the `settings` table, so every process on
+ * the same database agrees on them.
+ */
+import type { Db } from '../db/database.js';
+import { newSecret } from './ids.js';
+
+const cache = new WeakMap<Db, Map<string, string>>();
+
+/** The value of setting `key`, created with `generate()` if it does not exist yet. */
+export async function getOrCreateSetting(db: Db, key: string, generate: () => string): Promise<string> {
+  const known = cache.get(db)?.get(key);
+  if (known) return known;
+  await db
+    .insertInto('settings')
+    .values({ key, value: generate() })
+    .onConflict((oc) => oc.column('key').doNothing())
+    .execute();
+  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
+  if (!cache.has(db)) cache.set(db, new Map());
+  cache.get(db)?.set(key, row.value);
+  return row.value;
+}
+
+/** HMAC key that signs visitor claims (JWT, HS256). */
+export async function signingKey(db: Db): Promise<Uint8Array> {
+  const value = await getOrCreateSetting(db, 'signing_key', () => newSecret(32));
+  return Buffer.from(value, 'base64url');
+}

@@ -1,0 +1,130 @@
+/**
+ * Keyset pagination, the only way lists are paged: the cursor (`next.page`) records the sort key of
+ * the last item returned, so a deep page costs what the first one does. `count` is the total number
+ * of items the filters select.
+ *
+ * Default page size: {@link DEFAULT_LIMIT}; `limit` may be 0 to 1000 (0 returns only `count`).
+ */
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type TSchema, Type } from 'typebox';
+import { badRequest } from './errors.js';
+
+export const DEFAULT_LIMIT = 100;
+export const MAX_LIMIT = 1000;
+
+/** Querystring properties of every paged list. */
+export const PageQuery = {
+  page: Type.Optional(Type.String({ description: 'Cursor: the `next.page` of the previous result' })),
+  limit: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: MAX_LIMIT, description: `Page size (default ${DEFAULT_LIMIT})` }),
+  ),
+};
+
+/** `{items, count, next?}` of `item`. */
+export function PagedList<T extends TSchema>(item: T) {
+  return Type.Object({
+    items: Type.Array(item),
+    count: Type.Number(),
+    next: Type.Optional(Type.Object({ page: Type.String() })),
+  });
+}
+
+export interface Page<T> {
+  items: T[];
+  count: number;
+  next?: { page: string };
+}
+
+type KeyValue = string | number;
+
+/** One column of the sort order. Its values must be non-null (the query filters nulls out). */
+export interface SortKey<Row> {
+  /** Qualified column reference, e.g. `members.joined_at`. */
+  column: string;
+  direction: 'asc' | 'desc';
+  /** Reads the key's value from a result row. */
+  value: (row: Row) => KeyValue;
+}
+
+export function encodeCursor(values: KeyValue[]): string {
+  return Buffer.from(JSON.stringify(values)).toString('base64url');
+}
+
+export function decodeCursor(page: string, length: number): KeyValue[] {
+  try {
+    const values: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
+    if (
+      Array.isArray(values) &&
+      values.length === length &&
+      values.every((v) => typeof v === 'string' || typeof v === 'number')
+    ) {
+      return values as KeyValue[];
+    }
+  } catch {
+    // fall through to the error below
+  }
+  throw badRequest('querystring/page is not a cursor returned by this list');
+}
+
+/** `(k1, k2, ...) after (v1, v2, ...)` in the order the keys give, expanded for mixed directions. */
+function afterCursor<Row>(keys: SortKey<Row>[], values: KeyValue[]): Expression<SqlBool> {
+  const alternatives = keys.map((key, i) => {
+    const equalities = keys.slice(0, i).map((k, j) => sql`${sql.ref(k.column)} = ${values[j]}`);
+    const cmp = key.direction === 'asc' ? sql`>` : sql`<`;
+    const strict = sql`${sql.ref(key.column)} ${cmp} ${values[i]}`;
+    return sql`(${sql.join([...equalities, strict], sql` and `)})`;
+  });
+  return sql<SqlBool>`(${sql.join(alternatives, sql` or `)})`;
+}
+
+/**
+ * Runs `query` (filters applied, no order or limit yet) as one page plus a total count.
+ * The last key must make the order total (usually the id).
+ */
+export async function paginate<DB, TB extends keyof DB, Row>(
+  query: SelectQueryBuilder<DB, TB, Row>,
+  keys: SortKey<Row>[],
+  options: { page?: string; limit?: number },
+): Promise<Page<Row>> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const countQuery = query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('count'));
+  let pageQuery = query;
+  if (options.page) pageQuery = pageQuery.where(afterCursor(keys, decodeCursor(options.page, keys.length)));
+  for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction);
+
+  const [countRow, rows] = await Promise.all([
+    countQuery.executeTakeFirst() as Promise<{ count: number | string } | undefined>,
+    limit === 0 ? Promise.resolve([] as Row[]) : pageQuery.limit(limit + 1).execute(),
+  ]);
+  const count = Number(countRow?.count ?? 0);
+  if (rows.length <= limit) return { items: rows, count };
+  const items = rows.slice(0, limit);
+  const last = items[items.length - 1] as Row;
+  return { items, count, next: { page: encodeCursor(keys.map((k) => k.value(last))) } };
+}
+
+/** Pages an in-memory list (for small computed lists) with the same cursor format. */
+export function paginateArray<T>(
+  all: T[],
+  keyOf: (item: T) => KeyValue,
+  options: { page?: string; limit?: number },
+): Page<T> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  let start = 0;
+  if (options.page) {
+    const [after] = decodeCursor(options.page, 1);
+    start = all.findIndex((item) => keyOf(item) === after) + 1;
+    if (start === 0) throw badRequest('querystring/page is not a cursor returned by this list');
+  }
+  const items = limit === 0 ? [] : all.slice(start, start + limit);
+  const last = items[items.length - 1];
+  const more = limit > 0 && start + limit < all.length && last !== undefined;
+  return more
+    ? { items, count: all.length, next: { page: encodeCursor([keyOf(last)]) } }
+    : { items, count: all.length };
+}
+
+/** Maps the items of a page, keeping its count and cursor. */
+export function mapPage<T, U>(page: Page<T>, fn: (item: T) => U): Page<U> {
+  return { ...page, items: page.items.map(fn) };
+}

@@ -1,0 +1,120 @@
+/**
+ * Personal access tokens. The secret is shown once, at creation; only its SHA-256 is stored (the
+ * secret has 256 random bits, so a fast hash is enough). Tokens may carry scopes and an expiry and
+ * can be revoked.
+ */
+import { createHash } from 'node:crypto';
+import type { Db } from '../db/database.js';
+import type { UserRow } from '../db/schema.js';
+import { newId, newSecret } from './ids.js';
+import type { Scope } from './scopes.js';
+import { nowIso } from './time.js';
+
+const TOKEN_PREFIX = 'bnd_';
+
+export function hashSecret(secret: string): string {
+  return createHash('sha256').update(secret).digest('hex');
+}
+
+export interface CreatedToken {
+  id: string;
+  token: string;
+  expiresAt: string | null;
+}
+
+export async function createToken(
+  db: Db,
+  userId: string,
+  options: { scopes?: Scope[]; expiresAt?: Date } = {},
+): Promise<CreatedToken> {
+  const id = newId();
+  const token = `${TOKEN_PREFIX}${newSecret()}`;
+  const expiresAt = options.expiresAt ? options.expiresAt.toISOString() : null;
+  await db
+    .insertInto('api_tokens')
+    .values({
+      id,
+      user_id: userId,
+      secret_hash: hashSecret(token),
+      scopes: options.scopes && options.scopes.length > 0 ? JSON.stringify(options.scopes) : null,
+      expires_at: expiresAt,
+      revoked_at: null,
+      created_at: nowIso(),
+      last_used_at: null,
+    })
+    .execute();
+  return { id, token, expiresAt };
+}
+
+/** Marks the token revoked; false when no such token exists. */
+export async function revokeToken(db: Db, tokenId: string): Promise<boolean> {
+  const result = await db
+    .updateTable('api_tokens')
+    .set({ revoked_at: nowIso() })
+    .where('id', '=', tokenId)
+    .where('revoked_at', 'is', null)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) > 0) return true;
+  const existing = await db.selectFrom('api_tokens').select('id').where('id', '=', tokenId).executeTakeFirst();
+  return existing !== undefined;
+}
+
+export interface VerifiedToken {
+  tokenId: string;
+  user: UserRow;
+  scopes: ReadonlySet<string> | null;
+}
+
+export type TokenCheck = { ok: true; token: VerifiedToken } | { ok: false; reason: string };
+
+/** Looks the secret up; says why it is refused when it is. */
+export async function verifyToken(db: Db, secret: string): Promise<TokenCheck> {
+  const row = await db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .select([
+      'api_tokens.id as token_id',
+      'api_tokens.scopes',
+      'api_tokens.expires_at',
+      'api_tokens.revoked_at',
+      'api_tokens.last_used_at',
+      'users.id',
+      'users.email',
+      'users.display_name',
+      'users.photo_url',
+      'users.created_at',
+    ])
+    .where('api_tokens.secret_hash', '=', hashSecret(secret))
+    .executeTakeFirst();
+  if (!row) return { ok: false, reason: 'the access token is invalid' };
+  if (row.revoked_at) return { ok: false, reason: 'the access token has been revoked' };
+  const now = nowIso();
+  if (row.expires_at && row.expires_at <= now) return { ok: false, reason: 'the access token has expired' };
+  // Record use at most once a minute, so a busy token does not write on every request.
+  if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > 60_000) {
+    await db.updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', row.token_id).execute();
+  }
+  return {
+    ok: true,
+    token: {
+      tokenId: row.token_id,
+      scopes: row.scopes ? new Set(JSON.parse(row.scopes) as string[]) : null,
+      user: {
+        id: row.id,
+        email: row.email,
+        display_name: row.display_name,
+        photo_url: row.photo_url,
+        created_at: row.created_at,
+      },
+    },
+  };
+}
+
+/** Parses a duration such as `30d`, `12h`, `45m` into milliseconds; null when malformed. */
+export function parseDuration(text: string): number | null {
+  const match = /^(\d+)([smhdw])$/.exec(text.trim());
+  if (!match) return null;
+  const unit = { s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 }[match[2] as 's'];
+  const value = Number(match[1]);
+  return value > 0 ? value * unit : null;
+}

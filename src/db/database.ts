@@ -1,0 +1,39 @@
+/**
+ * Opens the database named by `DATABASE_URL`: SQLite through better-sqlite3 (the embedded default)
+ * or PostgreSQL through pg.
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import SQLite from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+export type Db = Kysely<Database>;
+
+// COUNT(*) and other int8 values: parse to JS numbers (our counts stay far below 2^53).
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(ql)?:\/\//.test(url);
+}
+
+function sqliteFile(url: string): string {
+  return url.replace(/^sqlite:(\/\/)?/, '');
+}
+
+/** Creates the Kysely instance for `databaseUrl`; for SQLite files the folder is created. */
+export function createDb(databaseUrl: string, options: { poolSize?: number } = {}): Db {
+  if (isPostgresUrl(databaseUrl)) {
+    const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  }
+  const file = sqliteFile(databaseUrl);
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SQLite(file);
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}

@@ -1,0 +1,42 @@
+/**
+ * Every difference between SQLite and PostgreSQL that the queries need lives here, so the
+ * repositories stay dialect-free.
+ */
+import { type Expression, type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
+
+export type DialectName = 'sqlite' | 'postgres';
+
+/** Which database a Kysely instance talks to. */
+export function dialectOf(db: Kysely<unknown>): DialectName {
+  return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
+}
+
+/** Column type for raw bytes. */
+export function binaryType(dialect: DialectName): 'bytea' | 'blob' {
+  return dialect === 'postgres' ? 'bytea' : 'blob';
+}
+
+/** Escapes LIKE wildcards so user input matches literally (used with `ESCAPE '\'`). */
+export function escapeLike(value: string): string {
+  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
+}
+
+/**
+ * Case-insensitive "contains". `lower(x) LIKE lower(pattern)` behaves the same on both databases
+ * (SQLite's LIKE is only ASCII-case-insensitive, PostgreSQL's is case-sensitive).
+ */
+export function containsInsensitive(column: Expression<unknown>, value: string): Expression<SqlBool> {
+  const pattern = `%${escapeLike(value.toLowerCase())}%`;
+  return sql<SqlBool>`lower(${column}) like ${pattern} escape '\\'`;
+}
+
+/** COUNT results arrive as strings (bigint) from pg and as numbers from SQLite. */
+export function toCount(value: string | number | bigint | null | undefined): number {
+  return value === null || value === undefined ? 0 : Number(value);
+}
+
+/** Whether `error` is a unique-constraint violation from either database. */
+export function isUniqueViolation(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}

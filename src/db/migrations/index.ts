@@ -1,0 +1,7 @@
+/** Every migration, in the order it runs. Add new ones at the end with the next number. */
+import type { Migration } from 'kysely';
+import * as m0001 from './0001_foundation.js';
+
+export const migrations: Record<string, Migration> = {
+  '0001_foundation': m0001,
+};

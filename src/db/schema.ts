@@ -1,0 +1,106 @@
+/**
+ * The database's shape, as Kysely sees it. One interface per table; the API areas read and write
+ * these through their own `repo.ts`.
+ *
+ * Storage conventions (identical on SQLite and PostgreSQL, so one set of queries serves both):
+ * - timestamps are ISO 8601 strings in UTC with milliseconds (`2026-01-02T03:04:05.678Z`); being fixed
+ *   width, they sort chronologically as text, which keyset paging relies on;
+ * - booleans are integers 0/1;
+ * - structured values are JSON text, parsed by the presenters.
+ */
+import type { Insertable, Selectable, Updateable } from 'kysely';
+
+/** 0 or 1: see the storage conventions above. */
+export type Bool = number;
+
+export interface UsersTable {
+  id: string;
+  /** Always stored lower-cased; unique. */
+  email: string;
+  display_name: string;
+  photo_url: string | null;
+  created_at: string;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  title: string;
+  hostname: string | null;
+  /** JSON string[] */
+  email_domains: string;
+  type: string;
+  use_case: string | null;
+  community_type: string | null;
+  /** null: new members join as guests. */
+  default_role: string | null;
+  default_content_site: string | null;
+  logo_url: string | null;
+  sso: Bool;
+  ai: Bool;
+  invite_links: Bool;
+  plan: string;
+  custom_hostname: string | null;
+  created_at: string;
+}
+
+export interface MembersTable {
+  organization_id: string;
+  user_id: string;
+  /** null: a guest, who sees only what is granted to them directly. */
+  role: string | null;
+  disabled: Bool;
+  sso: Bool;
+  joined_at: string;
+  last_seen_at: string | null;
+}
+
+export interface TeamsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  created_at: string;
+}
+
+export interface TeamMembersTable {
+  team_id: string;
+  user_id: string;
+  /** `owner` or `member` */
+  role: string;
+  created_at: string;
+}
+
+export interface ApiTokensTable {
+  id: string;
+  user_id: string;
+  /** SHA-256 of the secret, hex. The secret itself is never stored. */
+  secret_hash: string;
+  /** JSON string[]; null means every right of the user. */
+  scopes: string | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  created_at: string;
+  last_used_at: string | null;
+}
+
+export interface SettingsTable {
+  key: string;
+  value: string;
+}
+
+export interface Database {
+  settings: SettingsTable;
+  users: UsersTable;
+  organizations: OrganizationsTable;
+  members: MembersTable;
+  teams: TeamsTable;
+  team_members: TeamMembersTable;
+  api_tokens: ApiTokensTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type OrganizationRow = Selectable<OrganizationsTable>;
+export type OrganizationUpdate = Updateable<OrganizationsTable>;
+export type MemberRow = Selectable<MembersTable>;
+export type TeamRow = Selectable<TeamsTable>;
+export type ApiTokenRow = Selectable<ApiTokensTable>;
+export type NewApiToken = Insertable<ApiTokensTable>;

@@ -1,0 +1,137 @@
+/**
+ * Test harness: a real app on the run's database, an HTTP client bound to a token, and factories
+ * that build what a test needs (each test makes its own organization, so tests never clean up).
+ */
+import { inject } from 'vitest';
+import { createOrganization } from '../../src/api/organizations/repo.js';
+import { findOrCreateUser } from '../../src/api/users/repo.js';
+import { type App, buildApp } from '../../src/app.js';
+import { loadConfig } from '../../src/config.js';
+import { newId } from '../../src/core/ids.js';
+import type { Role } from '../../src/core/schemas.js';
+import type { Scope } from '../../src/core/scopes.js';
+import { createToken } from '../../src/core/tokens.js';
+import { createDb, type Db } from '../../src/db/database.js';
+import { migrateToLatest } from '../../src/db/migrate.js';
+import type { UserRow } from '../../src/db/schema.js';
+
+export const PUBLIC_URL = 'http://bindery.test';
+
+export interface Response<T = any> {
+  status: number;
+  body: T;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+/** An HTTP client for the app, authenticated with `token` (or anonymous). */
+export class Client {
+  constructor(
+    readonly app: App,
+    readonly token?: string,
+  ) {}
+
+  async request<T = any>(
+    method: string,
+    url: string,
+    body?: unknown,
+    headers: Record<string, string> = {},
+  ): Promise<Response<T>> {
+    const res = await this.app.inject({
+      method: method as 'GET',
+      url,
+      headers: {
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      payload: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = res.body;
+    let parsed: unknown = text;
+    if (text && String(res.headers['content-type'] ?? '').includes('json')) parsed = JSON.parse(text);
+    return { status: res.statusCode, body: parsed as T, headers: res.headers };
+  }
+
+  get<T = any>(url: string) {
+    return this.request<T>('GET', url);
+  }
+  post<T = any>(url: string, body?: unknown) {
+    return this.request<T>('POST', url, body ?? {});
+  }
+  put<T = any>(url: string, body?: unknown) {
+    return this.request<T>('PUT', url, body ?? {});
+  }
+  patch<T = any>(url: string, body?: unknown) {
+    return this.request<T>('PATCH', url, body ?? {});
+  }
+  delete<T = any>(url: string) {
+    return this.request<T>('DELETE', url);
+  }
+}
+
+export interface TestUser {
+  user: UserRow;
+  token: string;
+  client: Client;
+}
+
+export interface Harness {
+  app: App;
+  db: Db;
+  anonymous: Client;
+  /** A new user with a token (optionally limited to `scopes`). */
+  user(options?: { name?: string; scopes?: Scope[] }): Promise<TestUser>;
+  /** A new organization administered by a new user. */
+  org(options?: { title?: string }): Promise<{ id: string; admin: TestUser }>;
+  /** A new user who is a member of `organizationId` with `role` (null: guest). */
+  member(organizationId: string, role: Role | null, options?: { scopes?: Scope[] }): Promise<TestUser>;
+  close(): Promise<void>;
+}
+
+/** Builds an app on the database of this run (PostgreSQL when configured, else in-memory SQLite). */
+export async function createHarness(): Promise<Harness> {
+  const sharedUrl = inject('databaseUrl');
+  const db = createDb(sharedUrl ?? ':memory:', { poolSize: 4 });
+  if (!sharedUrl) await migrateToLatest(db);
+  const config = { ...loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent' }), databaseUrl: sharedUrl ?? ':memory:' };
+  const app = await buildApp({ config, db, migrate: false, logger: false });
+  await app.ready();
+
+  const harness: Harness = {
+    app,
+    db,
+    anonymous: new Client(app),
+    async user(options = {}) {
+      const suffix = newId(8).toLowerCase();
+      const user = await findOrCreateUser(db, `user-${suffix}@example.test`, options.name ?? `User ${suffix}`);
+      const { token } = await createToken(db, user.id, { scopes: options.scopes });
+      return { user, token, client: new Client(app, token) };
+    },
+    async org(options = {}) {
+      const admin = await harness.user();
+      const org = await createOrganization(db, { title: options.title ?? `Org ${newId(6)}` }, admin.user.id);
+      return { id: org.id, admin };
+    },
+    async member(organizationId, role, options = {}) {
+      const member = await harness.user(options);
+      await db
+        .insertInto('members')
+        .values({
+          organization_id: organizationId,
+          user_id: member.user.id,
+          role,
+          disabled: 0,
+          sso: 0,
+          joined_at: new Date().toISOString(),
+          last_seen_at: null,
+        })
+        .execute();
+      return member;
+    },
+    async close() {
+      await app.close();
+      await db.destroy();
+    },
+  };
+  return harness;
+}
