@@ -1,0 +1,216 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../helpers/app.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+/** Inserts `n` members directly, with distinct joinedAt times, returning their ids in join order. */
+async function seedMembers(orgId: string, n: number, options: { seenEvery?: number } = {}) {
+  const base = Date.parse('2025-01-01T00:00:00.000Z');
+  const ids: string[] = [];
+  const users = [];
+  const members = [];
+  for (let i = 0; i < n; i++) {
+    const id = `${orgId}-u${String(i).padStart(4, '0')}`;
+    ids.push(id);
+    users.push({
+      id,
+      email: `${id.toLowerCase()}@seed.test`,
+      display_name: `Seed ${String(i).padStart(4, '0')}`,
+      photo_url: null,
+      created_at: new Date(base).toISOString(),
+    });
+    members.push({
+      organization_id: orgId,
+      user_id: id,
+      role: i % 2 === 0 ? 'read' : 'edit',
+      disabled: 0,
+      sso: 0,
+      joined_at: new Date(base + i * 1000).toISOString(),
+      last_seen_at:
+        options.seenEvery && i % options.seenEvery === 0 ? new Date(base + (n - i) * 1000).toISOString() : null,
+    });
+  }
+  for (let i = 0; i < n; i += 200) {
+    await h.db
+      .insertInto('users')
+      .values(users.slice(i, i + 200))
+      .execute();
+    await h.db
+      .insertInto('members')
+      .values(members.slice(i, i + 200))
+      .execute();
+  }
+  return ids;
+}
+
+describe('member list', () => {
+  it('walks 250 members with limit 100, each exactly once, next absent at the end', async () => {
+    const org = await h.org();
+    const ids = await seedMembers(org.id, 250);
+    const seen: string[] = [];
+    let url = `/v1/orgs/${org.id}/members?limit=100`;
+    let pages = 0;
+    for (;;) {
+      const res = await org.admin.client.get(url);
+      expect(res.status).toBe(200);
+      expect(res.body.count).toBe(251);
+      seen.push(...res.body.items.map((m: { id: string }) => m.id));
+      pages++;
+      if (!res.body.next) break;
+      url = `/v1/orgs/${org.id}/members?limit=100&page=${res.body.next.page}`;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toHaveLength(251);
+    expect(new Set(seen).size).toBe(251);
+    // Default order is joinedAt descending: newest first, the admin (joined now) on top.
+    expect(seen[0]).toBe(org.admin.user.id);
+    expect(seen.slice(1)).toEqual([...ids].reverse());
+  });
+
+  it('filters by role, guest and search; sorts by joinedAt, lastSeenAt and name in both orders', async () => {
+    const org = await h.org();
+    const ids = await seedMembers(org.id, 12, { seenEvery: 3 });
+    await h.member(org.id, null);
+    const c = org.admin.client;
+    const get = async (q: string) => (await c.get(`/v1/orgs/${org.id}/members?${q}`)).body;
+
+    const editors = await get('role=edit');
+    expect(editors.count).toBe(6);
+    expect(editors.items.every((m: { role: string }) => m.role === 'edit')).toBe(true);
+    expect((await get('role=guest')).items.map((m: { role: null }) => m.role)).toEqual([null]);
+    expect((await get('role=admin')).count).toBe(1);
+    expect((await c.get(`/v1/orgs/${org.id}/members?role=owner`)).status).toBe(400);
+
+    expect((await get('search=SEED%200003')).items.map((m: { id: string }) => m.id)).toEqual([ids[3]]);
+    expect((await get(`search=${encodeURIComponent(`${ids[5]}@`.toLowerCase())}`)).items).toHaveLength(1);
+    expect((await get('search=%25')).count).toBe(0);
+
+    const asc = await get('order=asc&limit=3');
+    expect(asc.items.map((m: { id: string }) => m.id)).toEqual(ids.slice(0, 3));
+
+    const seen = await get('sort=lastSeenAt');
+    expect(seen.count).toBe(4);
+    // Seen later = earlier in the seed (see seedMembers), descending by default.
+    expect(seen.items.map((m: { id: string }) => m.id)).toEqual([ids[0], ids[3], ids[6], ids[9]]);
+    const seenAsc = await get('sort=lastSeenAt&order=asc&limit=2');
+    expect(seenAsc.items.map((m: { id: string }) => m.id)).toEqual([ids[9], ids[6]]);
+    const seenAsc2 = await get(`sort=lastSeenAt&order=asc&limit=2&page=${seenAsc.next.page}`);
+    expect(seenAsc2.items.map((m: { id: string }) => m.id)).toEqual([ids[3], ids[0]]);
+
+    const byName = await get('sort=name&order=asc&role=read');
+    expect(byName.items.map((m: { user: { displayName: string } }) => m.user.displayName)).toEqual(
+      [0, 2, 4, 6, 8, 10].map((i) => `Seed ${String(i).padStart(4, '0')}`),
+    );
+    expect((await c.get(`/v1/orgs/${org.id}/members?sort=age`)).status).toBe(400);
+    expect((await c.get(`/v1/orgs/${org.id}/members?order=up`)).status).toBe(400);
+  });
+
+  it('is visible to members only', async () => {
+    const org = await h.org();
+    const reader = await h.member(org.id, 'read');
+    expect((await reader.client.get(`/v1/orgs/${org.id}/members`)).status).toBe(200);
+    const guest = await h.member(org.id, null);
+    expect((await guest.client.get(`/v1/orgs/${org.id}/members`)).status).toBe(404);
+    expect((await (await h.user()).client.get(`/v1/orgs/${org.id}/members`)).status).toBe(404);
+  });
+});
+
+describe('one member', () => {
+  it('gets a member with the Member fields and true counts', async () => {
+    const org = await h.org();
+    const m = await h.member(org.id, 'comment');
+    const team = await org.admin.client.put(`/v1/orgs/${org.id}/teams`, { title: 'T', members: [m.user.id] });
+    expect(team.status).toBe(201);
+    const res = await org.admin.client.get(`/v1/orgs/${org.id}/members/${m.user.id}`);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({
+      object: 'member',
+      id: m.user.id,
+      role: 'comment',
+      user: { object: 'user', id: m.user.id, email: m.user.email },
+      disabled: false,
+      sso: false,
+      teams: 1,
+      spaces: 0,
+    });
+    expect((await org.admin.client.get(`/v1/orgs/${org.id}/members/nobody`)).status).toBe(404);
+  });
+
+  it('admins change roles (null makes a guest); others get 403; the last admin stays', async () => {
+    const org = await h.org();
+    const m = await h.member(org.id, 'read');
+    const c = org.admin.client;
+    expect((await c.patch(`/v1/orgs/${org.id}/members/${m.user.id}`, { role: 'edit' })).body.role).toBe('edit');
+    expect((await c.patch(`/v1/orgs/${org.id}/members/${m.user.id}`, { role: null })).body.role).toBeNull();
+    expect((await c.patch(`/v1/orgs/${org.id}/members/${m.user.id}`, { role: 'boss' })).status).toBe(400);
+    const editor = await h.member(org.id, 'edit');
+    expect((await editor.client.patch(`/v1/orgs/${org.id}/members/${m.user.id}`, { role: 'admin' })).status).toBe(403);
+    const demote = await c.patch(`/v1/orgs/${org.id}/members/${org.admin.user.id}`, { role: 'read' });
+    expect(demote.status).toBe(409);
+    expect((await c.patch(`/v1/orgs/${org.id}/members/${editor.user.id}`, { role: 'admin' })).status).toBe(200);
+    expect((await c.patch(`/v1/orgs/${org.id}/members/${org.admin.user.id}`, { role: 'read' })).status).toBe(200);
+  });
+
+  it('removes a member (and their team memberships); members may leave; others 403', async () => {
+    const org = await h.org();
+    const m = await h.member(org.id, 'read');
+    const other = await h.member(org.id, 'read');
+    const team = await org.admin.client.put(`/v1/orgs/${org.id}/teams`, { title: 'T', members: [m.user.id] });
+    expect((await other.client.delete(`/v1/orgs/${org.id}/members/${m.user.id}`)).status).toBe(403);
+    expect((await org.admin.client.delete(`/v1/orgs/${org.id}/members/${m.user.id}`)).status).toBe(204);
+    expect((await org.admin.client.get(`/v1/orgs/${org.id}/members/${m.user.id}`)).status).toBe(404);
+    expect((await org.admin.client.get(`/v1/orgs/${org.id}/teams/${team.body.id}`)).body.members).toBe(0);
+    expect((await other.client.delete(`/v1/orgs/${org.id}/members/${other.user.id}`)).status).toBe(204);
+    expect((await org.admin.client.delete(`/v1/orgs/${org.id}/members/${org.admin.user.id}`)).status).toBe(409);
+  });
+
+  it('sets a member as SSO (admin only)', async () => {
+    const org = await h.org();
+    const m = await h.member(org.id, 'read');
+    expect((await m.client.post(`/v1/orgs/${org.id}/members/${m.user.id}/sso`)).status).toBe(403);
+    const res = await org.admin.client.post(`/v1/orgs/${org.id}/members/${m.user.id}/sso`);
+    expect(res.status).toBe(200);
+    expect(res.body.sso).toBe(true);
+  });
+
+  it("lists a member's teams with the title filter", async () => {
+    const org = await h.org();
+    const m = await h.member(org.id, 'read');
+    const c = org.admin.client;
+    for (const title of ['Writers', 'Reviewers', 'Design']) {
+      await c.put(`/v1/orgs/${org.id}/teams`, { title, members: [m.user.id] });
+    }
+    await c.put(`/v1/orgs/${org.id}/teams`, { title: 'Others' });
+    const all = await c.get(`/v1/orgs/${org.id}/members/${m.user.id}/teams`);
+    expect(all.body.count).toBe(3);
+    expect(all.body.items[0]).toMatchObject({ team: { object: 'team', title: 'Design' }, member: { role: 'member' } });
+    const filtered = await c.get(`/v1/orgs/${org.id}/members/${m.user.id}/teams?title=ERS`);
+    expect(filtered.body.items.map((e: { team: { title: string } }) => e.team.title)).toEqual(['Reviewers', 'Writers']);
+  });
+});
+
+describe('invites', () => {
+  it('invites by e-mail with roles, creating users, skipping existing members', async () => {
+    const org = await h.org();
+    const c = org.admin.client;
+    const res = await c.post(`/v1/orgs/${org.id}/invites`, {
+      emails: ['new.person@example.test', { email: 'Editor@Example.test', role: 'edit' }, org.admin.user.email],
+      role: 'comment',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.invited).toBe(2);
+    const members = await c.get(`/v1/orgs/${org.id}/members?search=example.test&sort=name&order=asc`);
+    const roles = Object.fromEntries(
+      members.body.items.map((m: { user: { email: string }; role: string }) => [m.user.email, m.role]),
+    );
+    expect(roles).toMatchObject({ 'new.person@example.test': 'comment', 'editor@example.test': 'edit' });
+    expect((await c.post(`/v1/orgs/${org.id}/invites`, { emails: ['not-an-email'] })).status).toBe(400);
+    expect((await c.post(`/v1/orgs/${org.id}/invites`, { emails: [] })).status).toBe(400);
+    const reader = await h.member(org.id, 'read');
+    expect((await reader.client.post(`/v1/orgs/${org.id}/invites`, { emails: ['x@example.test'] })).status).toBe(403);
+  });
+});
