@@ -76,6 +76,15 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     reply.header('x-request-id', request.id);
   });
 
+  // An empty body sent as JSON (as the official client does for optional bodies) reads as `{}`.
+  const parseJson = app.getDefaultJsonParser('error', 'ignore');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text.trim() === '') return done(null, {});
+    parseJson(request, text, done);
+  });
+
   registerErrorHandling(app);
   registerAuth(app);
   app.addSchema(ErrorBody);

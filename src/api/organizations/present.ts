@@ -31,7 +31,7 @@ export function presentOrganization(
     ai: org.ai === 1,
     inviteLinks: org.invite_links === 1,
     plan: org.plan,
-    mergeRules: { type: 'none' },
+    mergeRules: org.merge_rules ? JSON.parse(org.merge_rules) : { type: 'none' },
     urls: {
       location: urls.api(`/orgs/${org.id}`),
       app: urls.app(`/o/${org.id}`),

@@ -24,7 +24,8 @@ export async function createOrganization(
     id: newId(),
     title: input.title,
     hostname: input.hostname ?? null,
-    email_domains: '[]',
+    email_domains: JSON.stringify((input.emailDomains ?? []).map((d) => d.toLowerCase())),
+    merge_rules: null,
     type: input.type ?? 'business',
     use_case: input.useCase ?? null,
     community_type: input.communityType ?? null,
@@ -120,6 +121,7 @@ export async function updateOrganization(
   if (body.sso !== undefined) patch.sso = body.sso ? 1 : 0;
   if (body.ai !== undefined) patch.ai = body.ai ? 1 : 0;
   if (body.inviteLinks !== undefined) patch.invite_links = body.inviteLinks ? 1 : 0;
+  if (body.mergeRules !== undefined) patch.merge_rules = JSON.stringify(body.mergeRules);
   if (Object.keys(patch).length === 0) return;
   try {
     await db.updateTable('organizations').set(patch).where('id', '=', id).execute();

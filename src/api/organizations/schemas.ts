@@ -22,6 +22,15 @@ const DefaultContent = Type.Object(
   { additionalProperties: false },
 );
 
+/** Merge rules as the official document shapes them; stored and returned as given. */
+export const MergeRules = Type.Union([
+  Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
+  Type.Object({
+    type: Type.Literal('rules'),
+    rules: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 50 }),
+  }),
+]);
+
 export const Organization = Type.Object(
   {
     object: Type.Literal('organization'),
@@ -39,7 +48,7 @@ export const Organization = Type.Object(
     ai: Type.Boolean(),
     inviteLinks: Type.Boolean(),
     plan: Type.String(),
-    mergeRules: Type.Object({ type: Type.Literal('none') }),
+    mergeRules: MergeRules,
     urls: Type.Object({ location: Type.String(), app: Type.String(), logo: Type.Optional(Type.String()) }),
     trial: Type.Object({ status: Type.String(), count: Type.Integer() }),
     customHostname: Type.Optional(Type.String()),
@@ -64,6 +73,9 @@ export const Organization = Type.Object(
 export const CreateOrganizationBody = Type.Object(
   {
     title: OrganizationTitle,
+    emailDomains: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: 253 }), { maxItems: 100 })),
+    /** Accepted for compatibility with the official client; Bindery has no onboarding to tailor. */
+    onboardingPreferences: Type.Optional(Type.Object({}, { additionalProperties: true })),
     type: Type.Optional(StringEnum(ORGANIZATION_TYPES)),
     useCase: Type.Optional(StringEnum(USE_CASES)),
     communityType: Type.Optional(StringEnum(COMMUNITY_TYPES)),
@@ -83,6 +95,7 @@ export const UpdateOrganizationBody = Type.Object(
     sso: Type.Optional(Type.Boolean()),
     ai: Type.Optional(Type.Boolean()),
     inviteLinks: Type.Optional(Type.Boolean()),
+    mergeRules: Type.Optional(MergeRules),
   },
   { additionalProperties: false },
 );

@@ -1,0 +1,30 @@
+/**
+ * A real, listening Bindery server for contract tests: the test harness's app (on this run's
+ * database) listening on a free port of 127.0.0.1, and official `GitBookAPI` clients pointed at it.
+ */
+import type { AddressInfo } from 'node:net';
+import { createHarness, type Harness } from '../helpers/app.js';
+import type { GitBookAPI } from './official.js';
+import { createContractClient } from './validate.js';
+
+export interface ContractServer {
+  harness: Harness;
+  /** `http://127.0.0.1:<port>`; the client appends `/v1` itself. */
+  endpoint: string;
+  /** An official client authenticated with `token` (anonymous without). */
+  client(token?: string): GitBookAPI;
+  close(): Promise<void>;
+}
+
+export async function startContractServer(): Promise<ContractServer> {
+  const harness = await createHarness();
+  await harness.app.listen({ port: 0, host: '127.0.0.1' });
+  const { address, port } = harness.app.server.address() as AddressInfo;
+  const endpoint = `http://${address}:${port}`;
+  return {
+    harness,
+    endpoint,
+    client: (token) => createContractClient(endpoint, token),
+    close: () => harness.close(),
+  };
+}
