@@ -3,8 +3,11 @@
  * and response shaping (`present.ts`).
  */
 import type { App } from '../app.js';
+import collectionRoutes from './collections/routes.js';
 import memberRoutes from './members/routes.js';
 import organizationRoutes from './organizations/routes.js';
+import permissionRoutes from './permissions/routes.js';
+import spaceRoutes from './spaces/routes.js';
 import teamRoutes from './teams/routes.js';
 import userRoutes from './users/routes.js';
 
@@ -13,4 +16,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(organizationRoutes);
   await app.register(memberRoutes);
   await app.register(teamRoutes);
+  await app.register(spaceRoutes);
+  await app.register(collectionRoutes);
+  await app.register(permissionRoutes);
 }

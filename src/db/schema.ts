@@ -40,6 +40,8 @@ export interface OrganizationsTable {
   invite_links: Bool;
   plan: string;
   custom_hostname: string | null;
+  /** JSON merge rules; null means `{type: none}`. */
+  merge_rules: string | null;
   created_at: string;
 }
 
@@ -87,6 +89,56 @@ export interface SettingsTable {
   value: string;
 }
 
+/**
+ * `default_level` of collections and spaces: `inherit` (take the effective role on the parent, or the
+ * organization role at the top), a role (every non-guest member gets at least it), or `none` (only
+ * explicit grants; the API shows it as null).
+ */
+export type DefaultLevelValue = string;
+
+export interface CollectionsTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  description: string | null;
+  default_level: DefaultLevelValue;
+  /** Order among the siblings (collections and spaces under the same parent), 0-based. */
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SpacesTable {
+  id: string;
+  organization_id: string;
+  parent_id: string | null;
+  title: string;
+  emoji: string | null;
+  visibility: string;
+  edit_mode: string;
+  language: string | null;
+  default_level: DefaultLevelValue;
+  position: number;
+  /** The live revision. */
+  revision_id: string;
+  created_at: string;
+  updated_at: string;
+  /** Set when soft-deleted: hidden from lists, restorable. */
+  deleted_at: string | null;
+}
+
+/** A role granted to a user or a team on a space or collection. */
+export interface ContentPermissionsTable {
+  organization_id: string;
+  target_type: 'space' | 'collection';
+  target_id: string;
+  principal_type: 'user' | 'team';
+  principal_id: string;
+  role: string;
+  created_at: string;
+}
+
 export interface Database {
   settings: SettingsTable;
   users: UsersTable;
@@ -95,6 +147,9 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   api_tokens: ApiTokensTable;
+  collections: CollectionsTable;
+  spaces: SpacesTable;
+  content_permissions: ContentPermissionsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -104,3 +159,5 @@ export type MemberRow = Selectable<MembersTable>;
 export type TeamRow = Selectable<TeamsTable>;
 export type ApiTokenRow = Selectable<ApiTokensTable>;
 export type NewApiToken = Insertable<ApiTokensTable>;
+export type CollectionRow = Selectable<CollectionsTable>;
+export type SpaceRow = Selectable<SpacesTable>;

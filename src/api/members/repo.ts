@@ -109,6 +109,22 @@ export async function memberCounts(
     const entry = counts.get(row.user_id);
     if (entry) entry.teams = Number(row.n);
   }
+  // `spaces`: the spaces the member was invited to directly (not those reached through teams or inheritance).
+  const spaceRows = await db
+    .selectFrom('content_permissions')
+    .innerJoin('spaces', 'spaces.id', 'content_permissions.target_id')
+    .select(['content_permissions.principal_id', sql<number>`count(*)`.as('n')])
+    .where('content_permissions.organization_id', '=', organizationId)
+    .where('content_permissions.target_type', '=', 'space')
+    .where('content_permissions.principal_type', '=', 'user')
+    .where('content_permissions.principal_id', 'in', userIds)
+    .where('spaces.deleted_at', 'is', null)
+    .groupBy('content_permissions.principal_id')
+    .execute();
+  for (const row of spaceRows) {
+    const entry = counts.get(row.principal_id);
+    if (entry) entry.spaces = Number(row.n);
+  }
   return counts;
 }
 
@@ -130,7 +146,7 @@ export async function setMemberSso(db: Db, organizationId: string, userId: strin
     .execute();
 }
 
-/** Removes the member and their memberships of the organization's teams. */
+/** Removes the member, their memberships of the organization's teams and their grants. */
 export async function removeMember(db: Db, organizationId: string, userId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
     await trx

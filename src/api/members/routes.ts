@@ -3,17 +3,29 @@ import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
-import { PagedList } from '../../core/paging.js';
-import { NoContent, Params, type Role } from '../../core/schemas.js';
+import { PagedList, PageQuery, paginateArray } from '../../core/paging.js';
+import { NoContent, Params, type Role, RoleSchema } from '../../core/schemas.js';
 import { isOrgAdmin, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { loadViewer } from '../../permissions/resolver.js';
 import { findOrganization } from '../organizations/repo.js';
+import { presentSpaces, type SpaceObject } from '../spaces/present.js';
+import { findSpacesByIds, listSpaceNodes } from '../spaces/repo.js';
+import { Space } from '../spaces/schemas.js';
 import { presentTeams } from '../teams/present.js';
 import { listTeamsOfUser } from '../teams/repo.js';
 import { ListMemberTeamsQuery, MemberTeamEntry } from '../teams/schemas.js';
 import { findOrCreateUser } from '../users/repo.js';
 import { presentMembers } from './present.js';
 import { addMember, countAdmins, findMember, listMembers, removeMember, setMemberRole, setMemberSso } from './repo.js';
-import { InviteBody, InviteResponse, ListMembersQuery, Member, MemberParams, UpdateMemberBody } from './schemas.js';
+import {
+  InviteBody,
+  InviteResponse,
+  ListMembersQuery,
+  Member,
+  MemberParams,
+  Order,
+  UpdateMemberBody,
+} from './schemas.js';
 
 const tags = ['members'];
 const OrgParams = Type.Object({ organizationId: Params.organizationId });
@@ -173,6 +185,49 @@ export default async function memberRoutes(app: App) {
           member: { role: t.member_role as 'owner' | 'member' },
         })),
       };
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/members/:userId/spaces',
+    {
+      config: { scope: 'organization:members:read' },
+      schema: {
+        operationId: 'listSpacesForOrganizationMember',
+        tags,
+        params: MemberParams,
+        querystring: Type.Object({ ...PageQuery, order: Type.Optional(Order) }),
+        response: { 200: PagedList(Type.Object({ permission: RoleSchema, space: Space })) },
+      },
+    },
+    async (request) => {
+      const { organizationId, userId } = request.params;
+      await requireOrgMember(app.db, organizationId, caller(request).user.id);
+      await loadMember(organizationId, userId);
+      const [me, member] = await Promise.all([
+        loadViewer(app.db, organizationId, caller(request).user.id),
+        loadViewer(app.db, organizationId, userId),
+      ]);
+      // Only spaces the caller can read too: the list must not reveal the others.
+      const direction = request.query.order === 'asc' ? 1 : -1;
+      const entries = (await listSpaceNodes(app.db, organizationId))
+        .flatMap((s) => {
+          const node = { type: 'space' as const, ...s };
+          const role = member.roleOn(node);
+          return role && me.roleOn(node) ? [{ id: s.id, created_at: s.created_at, role }] : [];
+        })
+        .sort((a, b) => direction * (a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)));
+      const page = paginateArray(entries, (e) => e.id, request.query);
+      const spaces = await presentSpaces(
+        app.db,
+        await findSpacesByIds(
+          app.db,
+          page.items.map((e) => e.id),
+        ),
+        me,
+        app.urls,
+      );
+      return { ...page, items: page.items.map((e, i) => ({ permission: e.role, space: spaces[i] as SpaceObject })) };
     },
   );
 

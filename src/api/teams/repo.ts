@@ -97,6 +97,20 @@ export async function teamCounts(db: Db, teamIds: string[]): Promise<Map<string,
     const entry = counts.get(row.team_id);
     if (entry) entry.members = Number(row.n);
   }
+  const spaceRows = await db
+    .selectFrom('content_permissions')
+    .innerJoin('spaces', 'spaces.id', 'content_permissions.target_id')
+    .select(['content_permissions.principal_id', sql<number>`count(*)`.as('n')])
+    .where('content_permissions.target_type', '=', 'space')
+    .where('content_permissions.principal_type', '=', 'team')
+    .where('content_permissions.principal_id', 'in', teamIds)
+    .where('spaces.deleted_at', 'is', null)
+    .groupBy('content_permissions.principal_id')
+    .execute();
+  for (const row of spaceRows) {
+    const entry = counts.get(row.principal_id);
+    if (entry) entry.spaces = Number(row.n);
+  }
   return counts;
 }
 
@@ -123,6 +137,11 @@ export async function renameTeam(db: Db, teamId: string, title: string): Promise
 
 export async function deleteTeam(db: Db, teamId: string): Promise<void> {
   await db.transaction().execute(async (trx) => {
+    await trx
+      .deleteFrom('content_permissions')
+      .where('principal_type', '=', 'team')
+      .where('principal_id', '=', teamId)
+      .execute();
     await trx.deleteFrom('team_members').where('team_id', '=', teamId).execute();
     await trx.deleteFrom('teams').where('id', '=', teamId).execute();
   });
@@ -191,4 +210,9 @@ export async function ownedTeamIds(db: Db, userId: string, teamIds: string[]): P
     .where('team_id', 'in', teamIds)
     .execute();
   return new Set(rows.map((r) => r.team_id));
+}
+
+export async function findTeamsByIds(db: Db, ids: string[]): Promise<TeamRow[]> {
+  if (ids.length === 0) return [];
+  return db.selectFrom('teams').selectAll().where('id', 'in', ids).execute();
 }

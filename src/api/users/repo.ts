@@ -35,3 +35,10 @@ export async function findOrCreateUser(db: Db, email: string, displayName?: stri
   // Another request may have created it first; read back whichever row won.
   return (await findUserByEmail(db, normalized)) as UserRow;
 }
+
+/** Users with the given ids, keyed by id. */
+export async function findUsersByIds(db: Db, ids: string[]): Promise<Map<string, UserRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
+  return new Map(rows.map((u) => [u.id, u]));
+}

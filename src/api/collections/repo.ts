@@ -1,0 +1,147 @@
+import type { ExpressionBuilder } from 'kysely';
+import type { Static } from 'typebox';
+import { newId } from '../../core/ids.js';
+import { nowIso } from '../../core/time.js';
+import type { Db } from '../../db/database.js';
+import type { CollectionRow, Database } from '../../db/schema.js';
+import { storeDefaultLevel } from '../../permissions/resolver.js';
+import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
+import { endPosition } from './tree.js';
+
+export async function findCollection(db: Db, id: string): Promise<CollectionRow | undefined> {
+  return db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function listCollections(db: Db, organizationId: string): Promise<CollectionRow[]> {
+  return db.selectFrom('collections').selectAll().where('organization_id', '=', organizationId).execute();
+}
+
+export async function createCollection(
+  db: Db,
+  organizationId: string,
+  input: Static<typeof CreateCollectionBody>,
+): Promise<CollectionRow> {
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const parentId = input.parent ?? null;
+    const row: CollectionRow = {
+      id: newId(),
+      organization_id: organizationId,
+      parent_id: parentId,
+      title: input.title ?? 'Untitled',
+      description: input.description ?? null,
+      default_level: 'inherit',
+      position: await endPosition(trx, organizationId, parentId),
+      created_at: now,
+      updated_at: now,
+    };
+    await trx.insertInto('collections').values(row).execute();
+    return row;
+  });
+}
+
+export async function updateCollection(db: Db, id: string, body: Static<typeof UpdateCollectionBody>): Promise<void> {
+  const patch: Partial<CollectionRow> = { updated_at: nowIso() };
+  if (body.title !== undefined) patch.title = body.title;
+  if (body.description !== undefined) patch.description = body.description;
+  if (body.defaultLevel !== undefined) patch.default_level = storeDefaultLevel(body.defaultLevel);
+  await db.updateTable('collections').set(patch).where('id', '=', id).execute();
+}
+
+/** `rootId` and every collection below it, parents first. */
+export function subtree(all: CollectionRow[], rootId: string): string[] {
+  const children = new Map<string, string[]>();
+  for (const c of all) if (c.parent_id) children.set(c.parent_id, [...(children.get(c.parent_id) ?? []), c.id]);
+  const out: string[] = [];
+  const stack = [rootId];
+  while (stack.length > 0) {
+    const id = stack.shift() as string;
+    out.push(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return out;
+}
+
+/**
+ * Collections in tree order: each parent followed by its children, siblings by position. With
+ * `nested` false only the top level.
+ */
+export function treeOrder(all: CollectionRow[], nested: boolean): CollectionRow[] {
+  const byParent = new Map<string | null, CollectionRow[]>();
+  const ids = new Set(all.map((c) => c.id));
+  for (const c of all) {
+    const parent = c.parent_id && ids.has(c.parent_id) ? c.parent_id : null;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), c]);
+  }
+  for (const list of byParent.values()) list.sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+  const out: CollectionRow[] = [];
+  const visit = (parent: string | null) => {
+    for (const c of byParent.get(parent) ?? []) {
+      out.push(c);
+      if (nested) visit(c.id);
+    }
+  };
+  visit(null);
+  return out;
+}
+
+/**
+ * Deletes a collection and the collections below it; their spaces are soft-deleted (restorable,
+ * coming back at the top level), and the grants on the deleted collections go with them.
+ */
+export async function deleteCollectionTree(db: Db, ids: string[]): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    await trx
+      .updateTable('spaces')
+      .set({ deleted_at: now, updated_at: now })
+      .where('parent_id', 'in', ids)
+      .where('deleted_at', 'is', null)
+      .execute();
+    await trx
+      .deleteFrom('content_permissions')
+      .where('target_type', '=', 'collection')
+      .where('target_id', 'in', ids)
+      .execute();
+    await trx.deleteFrom('collections').where('id', 'in', ids).execute();
+  });
+}
+
+/**
+ * Moves a collection subtree, with its spaces, to another organization at its top level. Grants to
+ * teams (which belong to the old organization) and to users who are not members of the new one are
+ * dropped.
+ */
+export async function transferCollectionTree(db: Db, rootId: string, ids: string[], target: string): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const spaceIds = (await trx.selectFrom('spaces').select('id').where('parent_id', 'in', ids).execute()).map(
+      (s) => s.id,
+    );
+    const position = await endPosition(trx, target, null);
+    await trx.updateTable('collections').set({ organization_id: target }).where('id', 'in', ids).execute();
+    await trx
+      .updateTable('collections')
+      .set({ parent_id: null, position, updated_at: nowIso() })
+      .where('id', '=', rootId)
+      .execute();
+    if (spaceIds.length > 0)
+      await trx.updateTable('spaces').set({ organization_id: target }).where('id', 'in', spaceIds).execute();
+    const targets = (eb: ExpressionBuilder<Database, 'content_permissions'>) =>
+      eb.or([
+        eb.and([eb('target_type', '=', 'collection'), eb('target_id', 'in', ids)]),
+        ...(spaceIds.length > 0 ? [eb.and([eb('target_type', '=', 'space'), eb('target_id', 'in', spaceIds)])] : []),
+      ]);
+    await trx.deleteFrom('content_permissions').where(targets).where('principal_type', '=', 'team').execute();
+    await trx
+      .deleteFrom('content_permissions')
+      .where(targets)
+      .where('principal_type', '=', 'user')
+      .where(
+        'principal_id',
+        'not in',
+        trx.selectFrom('members').select('user_id').where('organization_id', '=', target),
+      )
+      .execute();
+    await trx.updateTable('content_permissions').set({ organization_id: target }).where(targets).execute();
+  });
+}

@@ -1,0 +1,16 @@
+import { Type } from 'typebox';
+import { PageQuery } from '../../core/paging.js';
+import { ROLES, RoleOrGuest, RoleSchema, StringEnum, UserSchema } from '../../core/schemas.js';
+import { Team } from '../teams/schemas.js';
+
+export const UserPermissionEntry = Type.Object({ permission: RoleSchema, user: UserSchema });
+export const TeamPermissionEntry = Type.Object({ permission: RoleSchema, team: Team });
+
+const Ids = Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000 });
+export const InviteBody = Type.Object(
+  { role: RoleOrGuest, users: Type.Optional(Ids), teams: Type.Optional(Ids) },
+  { additionalProperties: false },
+);
+export const UpdatePermissionBody = Type.Object({ role: Type.Optional(RoleOrGuest) }, { additionalProperties: false });
+export const AggregateQuery = Type.Object({ ...PageQuery, role: Type.Optional(StringEnum(ROLES)) });
+export const ListQuery = Type.Object(PageQuery);

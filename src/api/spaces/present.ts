@@ -1,0 +1,51 @@
+import type { Static } from 'typebox';
+import type { Role } from '../../core/schemas.js';
+import type { Urls } from '../../core/urls.js';
+import type { Db } from '../../db/database.js';
+import type { SpaceRow } from '../../db/schema.js';
+import { spaceFlags } from '../../permissions/content.js';
+import { presentDefaultLevel, type Viewer } from '../../permissions/resolver.js';
+import { type SpaceCounts, spaceCounts } from './repo.js';
+import type { Space } from './schemas.js';
+
+export type SpaceObject = Static<typeof Space>;
+
+export function presentSpace(space: SpaceRow, role: Role | null, counts: SpaceCounts, urls: Urls): SpaceObject {
+  const published = space.visibility !== 'private' ? urls.app(`/s/${space.id}/published`) : undefined;
+  return {
+    object: 'space',
+    id: space.id,
+    title: space.title,
+    emoji: space.emoji ?? '',
+    visibility: space.visibility as SpaceObject['visibility'],
+    createdAt: space.created_at,
+    updatedAt: space.updated_at,
+    ...(space.deleted_at ? { deletedAt: space.deleted_at } : {}),
+    editMode: space.edit_mode as SpaceObject['editMode'],
+    mergeRules: { type: 'inherit' },
+    urls: {
+      location: urls.api(`/spaces/${space.id}`),
+      app: urls.app(`/s/${space.id}`),
+      ...(published ? { published } : {}),
+      ...(space.visibility === 'public' && published ? { public: published } : {}),
+    },
+    organization: space.organization_id,
+    ...(space.parent_id ? { parent: space.parent_id } : {}),
+    ...(space.language ? { language: space.language } : {}),
+    revision: space.revision_id,
+    defaultLevel: presentDefaultLevel(space.default_level),
+    ...counts,
+    permissions: spaceFlags(role),
+  };
+}
+
+/** Presents spaces as `viewer` sees them, with their counters loaded in one pass. */
+export async function presentSpaces(db: Db, spaces: SpaceRow[], viewer: Viewer, urls: Urls): Promise<SpaceObject[]> {
+  const counts = await spaceCounts(
+    db,
+    spaces.map((s) => s.id),
+  );
+  return spaces.map((s) =>
+    presentSpace(s, viewer.roleOn({ type: 'space', ...s }), counts.get(s.id) as SpaceCounts, urls),
+  );
+}

@@ -1,0 +1,97 @@
+import type { Static } from 'typebox';
+import { newId } from '../../core/ids.js';
+import { nowIso } from '../../core/time.js';
+import type { Db } from '../../db/database.js';
+import type { SpaceRow } from '../../db/schema.js';
+import { storeDefaultLevel } from '../../permissions/resolver.js';
+import { endPosition } from '../collections/tree.js';
+import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
+
+export async function findSpace(db: Db, id: string): Promise<SpaceRow | undefined> {
+  return db.selectFrom('spaces').selectAll().where('id', '=', id).executeTakeFirst();
+}
+
+export async function createSpace(
+  db: Db,
+  organizationId: string,
+  input: Static<typeof CreateSpaceBody>,
+): Promise<SpaceRow> {
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const parentId = input.parent ?? null;
+    const row: SpaceRow = {
+      id: newId(),
+      organization_id: organizationId,
+      parent_id: parentId,
+      title: input.title ?? 'Untitled',
+      emoji: input.emoji ?? null,
+      visibility: input.visibility ?? (parentId ? 'in-collection' : 'private'),
+      edit_mode: input.editMode ?? 'live',
+      language: input.language ?? null,
+      default_level: 'inherit',
+      position: await endPosition(trx, organizationId, parentId),
+      revision_id: newId(),
+      created_at: now,
+      updated_at: now,
+      deleted_at: null,
+    };
+    await trx.insertInto('spaces').values(row).execute();
+    return row;
+  });
+}
+
+export async function updateSpace(db: Db, id: string, body: Static<typeof UpdateSpaceBody>): Promise<void> {
+  const patch: Partial<SpaceRow> = { updated_at: nowIso() };
+  if (body.title !== undefined) patch.title = body.title;
+  if (body.emoji !== undefined) patch.emoji = body.emoji;
+  if (body.icon === null && body.emoji === undefined) patch.emoji = null;
+  if (body.visibility !== undefined) patch.visibility = body.visibility;
+  if (body.editMode !== undefined) patch.edit_mode = body.editMode;
+  if (body.defaultLevel !== undefined) patch.default_level = storeDefaultLevel(body.defaultLevel);
+  if (body.language !== undefined) patch.language = body.language;
+  await db.updateTable('spaces').set(patch).where('id', '=', id).execute();
+}
+
+export async function setSpaceDeleted(db: Db, id: string, deleted: boolean): Promise<void> {
+  await db
+    .updateTable('spaces')
+    .set({ deleted_at: deleted ? nowIso() : null, updated_at: nowIso() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** The light rows the resolver needs, for every live space of an organization (or of one collection). */
+export async function listSpaceNodes(db: Db, organizationId: string, parentId?: string) {
+  let q = db
+    .selectFrom('spaces')
+    .select(['id', 'parent_id', 'default_level', 'position', 'created_at'])
+    .where('organization_id', '=', organizationId)
+    .where('deleted_at', 'is', null);
+  if (parentId !== undefined) q = q.where('parent_id', '=', parentId);
+  return q.execute();
+}
+
+/** Full rows of `ids`, in the order of `ids`. */
+export async function findSpacesByIds(db: Db, ids: string[]): Promise<SpaceRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('spaces').selectAll().where('id', 'in', ids).execute();
+  const byId = new Map(rows.map((r) => [r.id, r]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+export interface SpaceCounts {
+  comments: number;
+  changeRequests: number;
+  changeRequestsOpen: number;
+  changeRequestsDraft: number;
+}
+
+/**
+ * Counters shown on Space objects. Bindery has no comments yet, so `comments` is 0; the change
+ * request counters are 0 until change requests exist (they come with the content area).
+ */
+export async function spaceCounts(_db: Db, ids: string[]): Promise<Map<string, SpaceCounts>> {
+  return new Map(
+    ids.map((id) => [id, { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 }]),
+  );
+}

@@ -1,0 +1,102 @@
+/**
+ * Authorization of spaces and collections, called the same way by every route that touches them:
+ * load the node, resolve the caller's role with the resolver, then 404 when they cannot read it
+ * (never revealing it exists) or 403 when they can read but not do `action`.
+ * The `permissions` flags in responses come from the same roles ({@link spaceFlags},
+ * {@link collectionFlags}), so what a client sees is what the server enforces.
+ */
+import { forbidden, notFound } from '../core/errors.js';
+import type { Role } from '../core/schemas.js';
+import type { Db } from '../db/database.js';
+import type { CollectionRow, SpaceRow } from '../db/schema.js';
+import { loadViewer, type Viewer } from './resolver.js';
+import { atLeast } from './roles.js';
+
+export interface Authorized<T> {
+  row: T;
+  viewer: Viewer;
+  role: Role;
+}
+
+function check(role: Role | null, needed: Role, what: string, action: string): Role {
+  if (!atLeast(role, 'read')) throw notFound(`${what} not found`);
+  if (!atLeast(role, needed)) throw forbidden(`you need the ${needed} role on this ${what.split(' ')[0]} to ${action}`);
+  return role as Role;
+}
+
+/** The space if the caller has at least `needed` on it (deleted spaces only with `includeDeleted`). */
+export async function authorizeSpace(
+  db: Db,
+  userId: string,
+  spaceId: string,
+  needed: Role,
+  action: string,
+  options: { includeDeleted?: boolean } = {},
+): Promise<Authorized<SpaceRow>> {
+  const row = await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+  if (!row || (row.deleted_at && !options.includeDeleted)) throw notFound(`space ${spaceId} not found`);
+  const viewer = await loadViewer(db, row.organization_id, userId);
+  const role = check(viewer.roleOn({ type: 'space', ...row }), needed, `space ${spaceId}`, action);
+  return { row, viewer, role };
+}
+
+/** The collection if the caller has at least `needed` on it. */
+export async function authorizeCollection(
+  db: Db,
+  userId: string,
+  collectionId: string,
+  needed: Role,
+  action: string,
+): Promise<Authorized<CollectionRow>> {
+  const row = await db.selectFrom('collections').selectAll().where('id', '=', collectionId).executeTakeFirst();
+  if (!row) throw notFound(`collection ${collectionId} not found`);
+  const viewer = await loadViewer(db, row.organization_id, userId);
+  const role = check(viewer.roleOn({ type: 'collection', ...row }), needed, `collection ${collectionId}`, action);
+  return { row, viewer, role };
+}
+
+/**
+ * Creating inside `parentId` takes create on that collection; at the top level, the organization
+ * role create or higher. A parent the caller cannot read (or of another organization) is a 404.
+ */
+export async function requireCreateIn(db: Db, viewer: Viewer, parentId: string | null | undefined): Promise<void> {
+  if (!parentId) {
+    if (!viewer.isMember || viewer.orgRole === null) throw notFound(`organization ${viewer.organizationId} not found`);
+    if (!atLeast(viewer.orgRole, 'create')) {
+      throw forbidden('you need the create role in the organization to create content at the top level');
+    }
+    return;
+  }
+  const parent = await db
+    .selectFrom('collections')
+    .select('id')
+    .where('id', '=', parentId)
+    .where('organization_id', '=', viewer.organizationId)
+    .executeTakeFirst();
+  const role = parent ? viewer.roleOnCollection(parentId) : null;
+  check(role, 'create', `collection ${parentId}`, 'create content in it');
+}
+
+/** Space `permissions` flags for a role. */
+export function spaceFlags(role: Role | null) {
+  const edit = atLeast(role, 'edit');
+  const admin = atLeast(role, 'admin');
+  return {
+    view: atLeast(role, 'read'),
+    access: atLeast(role, 'read'),
+    admin,
+    viewInviteLinks: admin,
+    edit,
+    triggerGitSync: edit,
+    comment: atLeast(role, 'comment'),
+    merge: atLeast(role, 'review'),
+    review: atLeast(role, 'review'),
+    installIntegration: admin,
+  };
+}
+
+/** Collection `permissions` flags for a role. */
+export function collectionFlags(role: Role | null) {
+  const admin = atLeast(role, 'admin');
+  return { view: atLeast(role, 'read'), admin, viewInviteLinks: admin, create: atLeast(role, 'create') };
+}

@@ -1,0 +1,250 @@
+/**
+ * The permission model for collections and spaces — the one place that decides a role.
+ *
+ * Roles rank admin > create > review > edit > comment > read. A member's effective role on a
+ * collection or space is the highest of:
+ *   1. a role granted to the user on it,
+ *   2. roles granted to any of the user's teams on it,
+ *   3. the inherited role:
+ *      - the node's `defaultLevel` when it is a role (for members who are not guests),
+ *      - nothing when its `defaultLevel` is null (stored `none`: only explicit grants count),
+ *      - otherwise (`inherit`) the effective role on its parent collection, and at the top the
+ *        member's organization role.
+ * An organization admin is admin everywhere. Guests (organization role null) have only what is
+ * granted to them, on the node or on a collection above it. Disabled members and non-members have
+ * nothing, whatever grants remain.
+ *
+ * The resolution itself ({@link resolveRole}) is a pure function over preloaded facts, so the same
+ * code answers "what may this caller do" (per request, {@link loadViewer}) and "who may do what
+ * here" (aggregate lists, {@link aggregateRoles}).
+ */
+import type { Role } from '../core/schemas.js';
+import type { Db } from '../db/database.js';
+import { highest, isRole } from './roles.js';
+
+export type NodeType = 'space' | 'collection';
+
+/** What the resolver needs to know of a space or collection. */
+export interface ContentNode {
+  type: NodeType;
+  id: string;
+  parent_id: string | null;
+  default_level: string;
+}
+
+type CollectionShape = Pick<ContentNode, 'parent_id' | 'default_level'>;
+
+/** The facts about one user that resolution needs. */
+export interface ResolveContext {
+  /** null: guest, or not a member at all (see `member`). */
+  orgRole: Role | null;
+  member: boolean;
+  /** Highest role granted to the user or their teams directly on a node. */
+  grantOn(type: NodeType, id: string): Role | null;
+  collections: ReadonlyMap<string, CollectionShape>;
+}
+
+const MAX_DEPTH = 64;
+
+/** The effective role of the context's user on `node` (null: no access). */
+export function resolveRole(
+  ctx: ResolveContext,
+  node: ContentNode,
+  memo = new Map<string, Role | null>(),
+): Role | null {
+  if (!ctx.member) return null;
+  if (ctx.orgRole === 'admin') return 'admin';
+  return resolveNode(ctx, node, memo, 0);
+}
+
+function resolveNode(
+  ctx: ResolveContext,
+  node: ContentNode,
+  memo: Map<string, Role | null>,
+  depth: number,
+): Role | null {
+  const key = `${node.type}:${node.id}`;
+  if (memo.has(key)) return memo.get(key) ?? null;
+  let inherited: Role | null = null;
+  if (node.default_level === 'inherit') {
+    const parent = node.parent_id ? ctx.collections.get(node.parent_id) : undefined;
+    if (parent && node.parent_id && depth < MAX_DEPTH) {
+      inherited = resolveNode(ctx, { type: 'collection', id: node.parent_id, ...parent }, memo, depth + 1);
+    } else {
+      inherited = ctx.orgRole;
+    }
+  } else if (isRole(node.default_level) && ctx.orgRole !== null) {
+    inherited = node.default_level;
+  }
+  const role = highest([ctx.grantOn(node.type, node.id), inherited]);
+  memo.set(key, role);
+  return role;
+}
+
+/** Stored `default_level` → API `defaultLevel`. */
+export function presentDefaultLevel(stored: string): Role | 'inherit' | null {
+  if (stored === 'inherit') return 'inherit';
+  return isRole(stored) ? stored : null;
+}
+
+/** API `defaultLevel` → stored value. */
+export function storeDefaultLevel(level: Role | 'inherit' | null): string {
+  return level === null ? 'none' : level;
+}
+
+async function loadCollections(db: Db, organizationId: string): Promise<Map<string, CollectionShape>> {
+  const rows = await db
+    .selectFrom('collections')
+    .select(['id', 'parent_id', 'default_level'])
+    .where('organization_id', '=', organizationId)
+    .execute();
+  return new Map(rows.map((r) => [r.id, { parent_id: r.parent_id, default_level: r.default_level }]));
+}
+
+/** A caller's view of one organization's content: resolves their role on any node, in memory. */
+export class Viewer {
+  private readonly memo = new Map<string, Role | null>();
+
+  constructor(
+    readonly userId: string,
+    readonly organizationId: string,
+    private readonly ctx: ResolveContext,
+  ) {}
+
+  get orgRole(): Role | null {
+    return this.ctx.orgRole;
+  }
+
+  get isMember(): boolean {
+    return this.ctx.member;
+  }
+
+  roleOn(node: ContentNode): Role | null {
+    return resolveRole(this.ctx, node, this.memo);
+  }
+
+  roleOnCollection(id: string): Role | null {
+    const shape = this.ctx.collections.get(id);
+    return shape ? this.roleOn({ type: 'collection', id, ...shape }) : null;
+  }
+}
+
+/** Loads what is needed to resolve `userId`'s roles in `organizationId` (four small queries). */
+export async function loadViewer(db: Db, organizationId: string, userId: string): Promise<Viewer> {
+  const [membership, teams, collections] = await Promise.all([
+    db
+      .selectFrom('members')
+      .select(['role', 'disabled'])
+      .where('organization_id', '=', organizationId)
+      .where('user_id', '=', userId)
+      .executeTakeFirst(),
+    db
+      .selectFrom('team_members')
+      .innerJoin('teams', 'teams.id', 'team_members.team_id')
+      .select('team_members.team_id')
+      .where('teams.organization_id', '=', organizationId)
+      .where('team_members.user_id', '=', userId)
+      .execute(),
+    loadCollections(db, organizationId),
+  ]);
+  const member = membership !== undefined && membership.disabled === 0;
+  const teamIds = teams.map((t) => t.team_id);
+  const grants = new Map<string, Role | null>();
+  if (member) {
+    const rows = await db
+      .selectFrom('content_permissions')
+      .select(['target_type', 'target_id', 'role'])
+      .where('organization_id', '=', organizationId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('principal_type', '=', 'user'), eb('principal_id', '=', userId)]),
+          ...(teamIds.length > 0
+            ? [eb.and([eb('principal_type', '=', 'team'), eb('principal_id', 'in', teamIds)])]
+            : []),
+        ]),
+      )
+      .execute();
+    for (const row of rows) {
+      const key = `${row.target_type}:${row.target_id}`;
+      grants.set(key, highest([grants.get(key), isRole(row.role) ? row.role : null]));
+    }
+  }
+  return new Viewer(userId, organizationId, {
+    orgRole: member && isRole(membership?.role) ? membership.role : null,
+    member,
+    grantOn: (type, id) => grants.get(`${type}:${id}`) ?? null,
+    collections,
+  });
+}
+
+/** The collection ids from `node`'s parent up to the root. */
+function ancestors(node: ContentNode, collections: ReadonlyMap<string, CollectionShape>): string[] {
+  const chain: string[] = [];
+  let parent = node.parent_id;
+  while (parent && collections.has(parent) && chain.length < MAX_DEPTH) {
+    chain.push(parent);
+    parent = collections.get(parent)?.parent_id ?? null;
+  }
+  return chain;
+}
+
+/**
+ * Every user with access to `node` and their effective role, for aggregate lists: all enabled
+ * members are considered (guests through their grants), with the same {@link resolveRole}.
+ */
+export async function aggregateRoles(
+  db: Db,
+  organizationId: string,
+  node: ContentNode,
+): Promise<Array<{ userId: string; role: Role }>> {
+  const collections = await loadCollections(db, organizationId);
+  const chain = ancestors(node, collections);
+  const [members, teamMembers, grants] = await Promise.all([
+    db
+      .selectFrom('members')
+      .select(['user_id', 'role'])
+      .where('organization_id', '=', organizationId)
+      .where('disabled', '=', 0)
+      .execute(),
+    db
+      .selectFrom('team_members')
+      .innerJoin('teams', 'teams.id', 'team_members.team_id')
+      .select(['team_members.team_id', 'team_members.user_id'])
+      .where('teams.organization_id', '=', organizationId)
+      .execute(),
+    db
+      .selectFrom('content_permissions')
+      .select(['target_type', 'target_id', 'principal_type', 'principal_id', 'role'])
+      .where('organization_id', '=', organizationId)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('target_type', '=', node.type), eb('target_id', '=', node.id)]),
+          ...(chain.length > 0 ? [eb.and([eb('target_type', '=', 'collection'), eb('target_id', 'in', chain)])] : []),
+        ]),
+      )
+      .execute(),
+  ]);
+  const teamsOf = new Map<string, string[]>();
+  for (const tm of teamMembers) teamsOf.set(tm.user_id, [...(teamsOf.get(tm.user_id) ?? []), tm.team_id]);
+  const result: Array<{ userId: string; role: Role }> = [];
+  for (const m of members) {
+    const principals = new Set([`user:${m.user_id}`, ...(teamsOf.get(m.user_id) ?? []).map((t) => `team:${t}`)]);
+    const mine = new Map<string, Role | null>();
+    for (const g of grants) {
+      if (!principals.has(`${g.principal_type}:${g.principal_id}`) || !isRole(g.role)) continue;
+      const key = `${g.target_type}:${g.target_id}`;
+      mine.set(key, highest([mine.get(key), g.role]));
+    }
+    const role = resolveRole(
+      {
+        orgRole: isRole(m.role) ? m.role : null,
+        member: true,
+        grantOn: (type, id) => mine.get(`${type}:${id}`) ?? null,
+        collections,
+      },
+      node,
+    );
+    if (role) result.push({ userId: m.user_id, role });
+  }
+  return result;
+}
