@@ -5,6 +5,7 @@ import type { Role } from '../../core/schemas.js';
 import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import { containsInsensitive } from '../../db/dialect.js';
+import { grantedSpaceCounts } from '../permissions/repo.js';
 import type { ListMembersQuery } from './schemas.js';
 
 /** A member joined with their user. */
@@ -109,21 +110,9 @@ export async function memberCounts(
     const entry = counts.get(row.user_id);
     if (entry) entry.teams = Number(row.n);
   }
-  // `spaces`: the spaces the member was invited to directly (not those reached through teams or inheritance).
-  const spaceRows = await db
-    .selectFrom('content_permissions')
-    .innerJoin('spaces', 'spaces.id', 'content_permissions.target_id')
-    .select(['content_permissions.principal_id', sql<number>`count(*)`.as('n')])
-    .where('content_permissions.organization_id', '=', organizationId)
-    .where('content_permissions.target_type', '=', 'space')
-    .where('content_permissions.principal_type', '=', 'user')
-    .where('content_permissions.principal_id', 'in', userIds)
-    .where('spaces.deleted_at', 'is', null)
-    .groupBy('content_permissions.principal_id')
-    .execute();
-  for (const row of spaceRows) {
-    const entry = counts.get(row.principal_id);
-    if (entry) entry.spaces = Number(row.n);
+  for (const [userId, n] of await grantedSpaceCounts(db, 'user', userIds, organizationId)) {
+    const entry = counts.get(userId);
+    if (entry) entry.spaces = n;
   }
   return counts;
 }

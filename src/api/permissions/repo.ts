@@ -1,5 +1,6 @@
 /** Grants of roles to users and teams on spaces and collections (`content_permissions`). */
 
+import { sql } from 'kysely';
 import { paginate } from '../../core/paging.js';
 import type { Role } from '../../core/schemas.js';
 import { nowIso } from '../../core/time.js';
@@ -84,4 +85,30 @@ export async function listGrants(
     ],
     paging,
   );
+}
+
+/**
+ * How many live spaces each principal holds a direct grant on: the `spaces` count of members and
+ * teams (spaces reached through teams or inheritance are not counted).
+ */
+export async function grantedSpaceCounts(
+  db: Db,
+  principalType: PrincipalType,
+  ids: string[],
+): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  if (ids.length === 0) return counts;
+  const rows = await db
+    .selectFrom('content_permissions')
+    .innerJoin('spaces', 'spaces.id', 'content_permissions.target_id')
+    .select(['content_permissions.principal_id', sql<number>`count(*)`.as('n')])
+    .where('content_permissions.target_type', '=', 'space')
+    .where('content_permissions.principal_type', '=', principalType)
+    .where('content_permissions.principal_id', 'in', ids)
+    .where('spaces.deleted_at', 'is', null)
+    .groupBy('content_permissions.principal_id');
+  // A user's grants in other organizations do not count here (a team has only one organization).
+  if (organizationId) query = query.where('content_permissions.organization_id', '=', organizationId);
+  for (const row of await query.execute()) counts.set(row.principal_id, Number(row.n));
+  return counts;
 }

@@ -6,6 +6,7 @@ import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type { TeamRow } from '../../db/schema.js';
+import { grantedSpaceCounts } from '../permissions/repo.js';
 
 export async function findTeam(db: Db, organizationId: string, teamId: string): Promise<TeamRow | undefined> {
   return db
@@ -97,19 +98,9 @@ export async function teamCounts(db: Db, teamIds: string[]): Promise<Map<string,
     const entry = counts.get(row.team_id);
     if (entry) entry.members = Number(row.n);
   }
-  const spaceRows = await db
-    .selectFrom('content_permissions')
-    .innerJoin('spaces', 'spaces.id', 'content_permissions.target_id')
-    .select(['content_permissions.principal_id', sql<number>`count(*)`.as('n')])
-    .where('content_permissions.target_type', '=', 'space')
-    .where('content_permissions.principal_type', '=', 'team')
-    .where('content_permissions.principal_id', 'in', teamIds)
-    .where('spaces.deleted_at', 'is', null)
-    .groupBy('content_permissions.principal_id')
-    .execute();
-  for (const row of spaceRows) {
-    const entry = counts.get(row.principal_id);
-    if (entry) entry.spaces = Number(row.n);
+  for (const [teamId, n] of await grantedSpaceCounts(db, 'team', teamIds)) {
+    const entry = counts.get(teamId);
+    if (entry) entry.spaces = n;
   }
   return counts;
 }
