@@ -216,3 +216,30 @@ describe('the permission model through HTTP', () => {
     expect((await (await h.user()).client.get(`/v1/orgs/${org.id}/members/${m.user.id}/spaces`)).status).toBe(404);
   });
 });
+
+describe('counts', () => {
+  it("a member's spaces count covers direct grants in this organization only", async () => {
+    const a = await h.org();
+    const b = await h.org();
+    const m = await h.member(a.id, 'read');
+    await h.db
+      .insertInto('members')
+      .values({
+        organization_id: b.id,
+        user_id: m.user.id,
+        role: 'read',
+        disabled: 0,
+        sso: 0,
+        joined_at: new Date().toISOString(),
+        last_seen_at: null,
+      })
+      .execute();
+    const sa = (await a.admin.client.post(`/v1/orgs/${a.id}/spaces`, { title: 'A' })).body.id;
+    const sb = (await b.admin.client.post(`/v1/orgs/${b.id}/spaces`, { title: 'B' })).body.id;
+    await a.admin.client.post(`/v1/spaces/${sa}/permissions`, { role: 'edit', users: [m.user.id] });
+    await b.admin.client.post(`/v1/spaces/${sb}/permissions`, { role: 'edit', users: [m.user.id] });
+    expect((await a.admin.client.get(`/v1/orgs/${a.id}/members/${m.user.id}`)).body.spaces).toBe(1);
+    await a.admin.client.delete(`/v1/spaces/${sa}`);
+    expect((await a.admin.client.get(`/v1/orgs/${a.id}/members/${m.user.id}`)).body.spaces).toBe(0);
+  });
+});

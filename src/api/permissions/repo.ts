@@ -95,10 +95,11 @@ export async function grantedSpaceCounts(
   db: Db,
   principalType: PrincipalType,
   ids: string[],
+  organizationId?: string,
 ): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (ids.length === 0) return counts;
-  const rows = await db
+  let query = db
     .selectFrom('content_permissions')
     .innerJoin('spaces', 'spaces.id', 'content_permissions.target_id')
     .select(['content_permissions.principal_id', sql<number>`count(*)`.as('n')])
