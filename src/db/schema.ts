@@ -118,6 +118,9 @@ export interface SpacesTable {
   visibility: string;
   edit_mode: string;
   language: string | null;
+  icon_url: string | null;
+  /** JSON merge rules; null means `{type: inherit}`. */
+  merge_rules: string | null;
   default_level: DefaultLevelValue;
   position: number;
   /** The live revision. */

@@ -81,16 +81,20 @@ describe('the permission model through HTTP', () => {
     expect((await c.patch(`/v1/spaces/${space}/permissions/users/${a.user.id}`, { role: 'review' })).status).toBe(204);
     expect((await c.patch(`/v1/spaces/${space}/permissions/teams/${team}`, { role: 'read' })).status).toBe(204);
     expect((await c.delete(`/v1/spaces/${space}/permissions/users/${b.user.id}`)).status).toBe(204);
-    expect((await c.delete(`/v1/spaces/${space}/permissions/users/${b.user.id}`)).status).toBe(404);
+    // Removing again is a no-op, as in the official API.
+    expect((await c.delete(`/v1/spaces/${space}/permissions/users/${b.user.id}`)).status).toBe(204);
+    expect((await c.patch(`/v1/spaces/${space}/permissions/users/${b.user.id}`, { role: 'read' })).status).toBe(404);
     expect((await c.delete(`/v1/spaces/${space}/permissions/teams/${team}`)).status).toBe(204);
     const after = await c.get(`/v1/spaces/${space}/permissions/users`);
     expect(after.body.items.map((e: { permission: string }) => e.permission)).toEqual(['review']);
 
     const stranger = await h.user();
+    // Unknown users and teams are 404, as the official API answers.
     expect((await c.post(`/v1/spaces/${space}/permissions`, { role: 'read', users: [stranger.user.id] })).status).toBe(
-      400,
+      404,
     );
-    expect((await c.post(`/v1/spaces/${space}/permissions`, { role: 'read', teams: ['nope'] })).status).toBe(400);
+    expect((await c.post(`/v1/spaces/${space}/permissions`, { role: 'read', teams: ['nope'] })).status).toBe(404);
+    expect((await c.post(`/v1/spaces/${space}/permissions`, { role: 'read', users: [], teams: [] })).status).toBe(400);
     expect((await c.post(`/v1/spaces/${space}/permissions`, { role: 'read' })).status).toBe(400);
     expect((await c.post(`/v1/spaces/${space}/permissions`, { role: 'boss', users: [a.user.id] })).status).toBe(400);
     expect((await c.post(`/v1/spaces/${space}/permissions`, { users: [a.user.id] })).status).toBe(400);

@@ -115,7 +115,7 @@ describe('spaces', () => {
     const deleted = await org.admin.client.get(`/v1/spaces/${space.id}`);
     expect(deleted.body.deletedAt).toEqual(expect.any(String));
     expect((await reader.client.get(`/v1/spaces/${space.id}`)).status).toBe(404);
-    expect((await org.admin.client.delete(`/v1/spaces/${space.id}`)).status).toBe(404);
+    expect((await org.admin.client.delete(`/v1/spaces/${space.id}`)).status).toBe(204);
     const restored = await org.admin.client.post(`/v1/spaces/${space.id}/restore`);
     expect(restored.status).toBe(200);
     expect(restored.body.deletedAt).toBeUndefined();

@@ -1,7 +1,7 @@
 /** Collections: create and list in an organization; get, update, delete, list spaces, move, transfer. */
 import type { App } from '../../app.js';
 import { caller } from '../../core/auth.js';
-import { badRequest, notFound } from '../../core/errors.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { PagedList, paginateArray } from '../../core/paging.js';
 import { NoContent } from '../../core/schemas.js';
 import { authorizeCollection, requireCreateIn } from '../../permissions/content.js';
@@ -243,10 +243,9 @@ export default async function collectionRoutes(app: App) {
       );
       const targetMembership = await requireOrgMember(app.db, target, user.id);
       requireOrgRole(targetMembership, 'admin', 'transfer collections into it');
-      if (target !== row.organization_id) {
-        const ids = subtree(await listCollections(app.db, row.organization_id), row.id);
-        await transferCollectionTree(app.db, row.id, ids, target);
-      }
+      if (target === row.organization_id) throw conflict('the collection already belongs to that organization');
+      const ids = subtree(await listCollections(app.db, row.organization_id), row.id);
+      await transferCollectionTree(app.db, row.id, ids, target);
       return presentOne(row.id, user.id);
     },
   );

@@ -68,8 +68,9 @@ async function requirePrincipals(db: Db, organizationId: string, type: Principal
           .execute();
   const known = new Set(found.map((r) => r.id));
   const missing = ids.find((id) => !known.has(id));
+  // 404, as the official API answers for an unknown user or team.
   if (missing)
-    throw badRequest(`${field}: "${missing}" is not a ${type === 'user' ? 'member' : 'team'} of the organization`);
+    throw notFound(`${field}: "${missing}" is not a ${type === 'user' ? 'member' : 'team'} of the organization`);
 }
 
 export default async function permissionRoutes(app: App) {
@@ -227,7 +228,8 @@ export default async function permissionRoutes(app: App) {
       const key = principal === 'user' ? 'userId' : 'teamId';
       const noun = principal === 'user' ? 'User' : 'Team';
       const path = `${kind.base}/permissions/${principal}s/:${key}`;
-      const loadExisting = async (request: { params: Record<string, string>; auth: unknown }) => {
+      /** The target and principal; with `mustExist`, 404 when the principal holds no grant there. */
+      const loadGrant = async (request: { params: Record<string, string>; auth: unknown }, mustExist: boolean) => {
         const { target } = await authorize(
           app.db,
           kind,
@@ -237,7 +239,7 @@ export default async function permissionRoutes(app: App) {
           'manage its permissions',
         );
         const id = request.params[key] as string;
-        if (!(await findGrant(app.db, target, principal, id)))
+        if (mustExist && !(await findGrant(app.db, target, principal, id)))
           throw notFound(`${principal} ${id} has no permission here`);
         return { target, id };
       };
@@ -255,7 +257,7 @@ export default async function permissionRoutes(app: App) {
           },
         },
         async (request, reply) => {
-          const { target, id } = await loadExisting(request);
+          const { target, id } = await loadGrant(request, true);
           if (request.body.role !== undefined)
             await setGrants(app.db, target, principal, [id], request.body.role as Role | null);
           return reply.code(204).send(null);
@@ -274,7 +276,8 @@ export default async function permissionRoutes(app: App) {
           },
         },
         async (request, reply) => {
-          const { target, id } = await loadExisting(request);
+          // Removing a grant that is not there is a no-op (204), as in the official API.
+          const { target, id } = await loadGrant(request, false);
           await setGrants(app.db, target, principal, [id], null);
           return reply.code(204).send(null);
         },

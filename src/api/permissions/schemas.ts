@@ -6,7 +6,7 @@ import { Team } from '../teams/schemas.js';
 export const UserPermissionEntry = Type.Object({ permission: RoleSchema, user: UserSchema });
 export const TeamPermissionEntry = Type.Object({ permission: RoleSchema, team: Team });
 
-const Ids = Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 1000 });
+const Ids = Type.Array(Type.String({ minLength: 1 }), { maxItems: 1000 });
 export const InviteBody = Type.Object(
   { role: RoleOrGuest, users: Type.Optional(Ids), teams: Type.Optional(Ids) },
   { additionalProperties: false },

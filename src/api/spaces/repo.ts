@@ -28,6 +28,8 @@ export async function createSpace(
       visibility: input.visibility ?? (parentId ? 'in-collection' : 'private'),
       edit_mode: input.editMode ?? 'live',
       language: input.language ?? null,
+      icon_url: null,
+      merge_rules: null,
       default_level: 'inherit',
       position: await endPosition(trx, organizationId, parentId),
       revision_id: newId(),
@@ -44,7 +46,8 @@ export async function updateSpace(db: Db, id: string, body: Static<typeof Update
   const patch: Partial<SpaceRow> = { updated_at: nowIso() };
   if (body.title !== undefined) patch.title = body.title;
   if (body.emoji !== undefined) patch.emoji = body.emoji;
-  if (body.icon === null && body.emoji === undefined) patch.emoji = null;
+  if (body.icon !== undefined) patch.icon_url = body.icon;
+  if (body.mergeRules !== undefined) patch.merge_rules = JSON.stringify(body.mergeRules);
   if (body.visibility !== undefined) patch.visibility = body.visibility;
   if (body.editMode !== undefined) patch.edit_mode = body.editMode;
   if (body.defaultLevel !== undefined) patch.default_level = storeDefaultLevel(body.defaultLevel);

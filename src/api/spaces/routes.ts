@@ -132,8 +132,10 @@ export default async function spaceRoutes(app: App) {
         request.params.spaceId,
         'admin',
         'delete it',
+        { includeDeleted: true },
       );
-      await setSpaceDeleted(app.db, row.id, true);
+      // Deleting a deleted space is a no-op, as the official API documents.
+      if (!row.deleted_at) await setSpaceDeleted(app.db, row.id, true);
       return reply.code(204).send(null);
     },
   );

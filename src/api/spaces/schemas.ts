@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../core/paging.js';
 import { Nullable, RoleSchema, StringEnum, Timestamp, Url } from '../../core/schemas.js';
+import { MergeRules } from '../organizations/schemas.js';
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
 export const EDIT_MODES = ['live', 'locked'] as const;
@@ -9,6 +10,12 @@ export const SpaceTitle = Type.String({ maxLength: 50 });
 export const Emoji = Type.String({ maxLength: 50 });
 /** A role, `inherit`, or null (only explicit grants). */
 export const DefaultLevel = Type.Union([RoleSchema, Type.Literal('inherit'), Type.Null()]);
+
+/** `{type: inherit}` (the organization's rules) or the organization-style rules of its own. */
+export const SpaceMergeRules = Type.Union([
+  Type.Object({ type: Type.Literal('inherit') }, { additionalProperties: false }),
+  MergeRules,
+]);
 
 export const SpaceFlags = Type.Object({
   view: Type.Boolean(),
@@ -34,7 +41,7 @@ export const Space = Type.Object(
     updatedAt: Timestamp,
     deletedAt: Type.Optional(Timestamp),
     editMode: StringEnum(EDIT_MODES),
-    mergeRules: Type.Object({ type: Type.Literal('inherit') }),
+    mergeRules: SpaceMergeRules,
     urls: Type.Object({
       location: Type.String(),
       app: Type.String(),
@@ -81,6 +88,7 @@ export const UpdateSpaceBody = Type.Object(
     editMode: Type.Optional(StringEnum(EDIT_MODES)),
     defaultLevel: Type.Optional(DefaultLevel),
     language: Type.Optional(Nullable(Type.String({ maxLength: 16 }))),
+    mergeRules: Type.Optional(SpaceMergeRules),
   },
   { additionalProperties: false },
 );

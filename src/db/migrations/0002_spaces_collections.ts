@@ -28,6 +28,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('visibility', 'text', (c) => c.notNull())
     .addColumn('edit_mode', 'text', (c) => c.notNull())
     .addColumn('language', 'text')
+    .addColumn('icon_url', 'text')
+    .addColumn('merge_rules', 'text')
     .addColumn('default_level', 'text', (c) => c.notNull().defaultTo('inherit'))
     .addColumn('position', 'integer', (c) => c.notNull())
     .addColumn('revision_id', 'text', (c) => c.notNull())
