@@ -3,6 +3,7 @@
  * value stops the process with a message naming the variable instead of failing later.
  */
 import path from 'node:path';
+import { parseSecretsKey } from './core/secrets.js';
 
 export interface Config {
   port: number;
@@ -14,6 +15,8 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** AES-256-GCM key for secrets at rest (`SECRETS_KEY`); null: generated and kept in the database. */
+  secretsKey: Buffer | null;
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +70,15 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
   return value;
 }
 
+function parseSecretsKeyVar(raw: string | undefined): Buffer | null {
+  if (raw === undefined || raw === '') return null;
+  const key = parseSecretsKey(raw);
+  if (!key) {
+    throw new ConfigError('SECRETS_KEY must be 32 bytes written as 64 hex characters or as base64 (44 characters)');
+  }
+  return key;
+}
+
 /** Reads the configuration from `env`; throws {@link ConfigError} naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
@@ -85,5 +97,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     logLevel,
     bodyLimit: parsePositiveInt('BODY_LIMIT', env.BODY_LIMIT, 10 * 1024 * 1024),
+    secretsKey: parseSecretsKeyVar(env.SECRETS_KEY),
   };
 }

@@ -4,6 +4,7 @@
  */
 import type { App } from '../app.js';
 import collectionRoutes from './collections/routes.js';
+import integrationRoutes from './integrations/routes.js';
 import memberRoutes from './members/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import permissionRoutes from './permissions/routes.js';
@@ -19,4 +20,5 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(spaceRoutes);
   await app.register(collectionRoutes);
   await app.register(permissionRoutes);
+  await app.register(integrationRoutes);
 }
