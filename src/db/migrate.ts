@@ -9,6 +9,9 @@ export async function migrateToLatest<T>(db: Kysely<T>): Promise<MigrationResult
   const migrator = new Migrator({
     db: db as unknown as Kysely<unknown>,
     provider: { getMigrations: async () => migrations },
+    // Areas add their own migrations, and a database may have run a later-numbered one first
+    // (e.g. 0006 before 0003 landed); each area's tables are independent, so run what is missing.
+    allowUnorderedMigrations: true,
   });
   const result = await migrator.migrateToLatest();
   if (result.error) {
