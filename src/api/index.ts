@@ -4,8 +4,10 @@
  */
 import type { App } from '../app.js';
 import memberRoutes from './members/routes.js';
+import openapiRoutes from './openapi/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import teamRoutes from './teams/routes.js';
+import translationRoutes from './translations/routes.js';
 import userRoutes from './users/routes.js';
 
 export async function registerApi(app: App): Promise<void> {
@@ -13,4 +15,6 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(organizationRoutes);
   await app.register(memberRoutes);
   await app.register(teamRoutes);
+  await app.register(openapiRoutes);
+  await app.register(translationRoutes);
 }

@@ -1,7 +1,9 @@
 /** Every migration, in the order it runs. Add new ones at the end with the next number. */
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.js';
+import * as m0005 from './0005_openapi_translations.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
+  '0005_openapi_translations': m0005,
 };
