@@ -65,13 +65,13 @@ function leaseEnd(leaseMs: number): string {
 /** Claims the oldest claimable job of one of `kinds` for `workerId`; null when there is none. */
 export async function claimJob(db: Db, workerId: string, kinds: string[], leaseMs: number): Promise<JobRow | null> {
   if (kinds.length === 0) return null;
-  const claim = async (q: Kysely<Database>): Promise<JobRow | null> => {
+  const claim = async (q: Kysely<Database>): Promise<JobRow | 'none' | 'lost'> => {
     const now = nowIso();
     const candidate = await forUpdateSkipLocked(
       db,
       q.selectFrom('jobs').select('id').where('kind', 'in', kinds).where(claimable(now)).orderBy('run_at').limit(1),
     ).executeTakeFirst();
-    if (!candidate) return null;
+    if (!candidate) return 'none';
     const row = await q
       .updateTable('jobs')
       .set({
@@ -84,11 +84,17 @@ export async function claimJob(db: Db, workerId: string, kinds: string[], leaseM
       .where(claimable(now))
       .returningAll()
       .executeTakeFirst();
-    return row ?? null;
+    return row ?? 'lost';
   };
   // The row lock lives as long as a transaction; SQLite needs none (and a deferred SQLite
   // transaction that reads then writes fails instead of waiting when another process writes).
-  const job = dialectOf(db) === 'postgres' ? await db.transaction().execute(claim) : await claim(db);
+  let job: JobRow | null = null;
+  // On SQLite, concurrent claimers may pick the same candidate; the losers of the UPDATE look again.
+  for (let tries = 0; tries < 5 && !job; tries++) {
+    const candidate = dialectOf(db) === 'postgres' ? await db.transaction().execute(claim) : await claim(db);
+    if (candidate === 'none') return null;
+    job = candidate === 'lost' ? null : candidate;
+  }
   if (job && job.attempts > MAX_ATTEMPTS) {
     await settle(db, job.id, workerId, 'failed', `given up after ${MAX_ATTEMPTS} interrupted attempts`);
     return null;

@@ -241,7 +241,9 @@ describe('OpenAPI specifications: processing', () => {
     const swagger = await processed(org.admin.client, `${specsUrl(org.id)}/text`);
     expect(swagger.lastProcessErrorCode).toBeUndefined();
     const yamlContent = await org.admin.client.get(`${specsUrl(org.id)}/text/versions/latest/content`);
-    expect(yamlContent.body.filesystem).toEqual({ 'openapi.yaml': { swagger: '2.0', info: { title: 'Old', version: '1' }, paths: {} } });
+    expect(yamlContent.body.filesystem).toEqual({
+      'openapi.yaml': { swagger: '2.0', info: { title: 'Old', version: '1' }, paths: {} },
+    });
 
     const relative = { ...petstore(), components: { schemas: { Pet: { $ref: './pet.yaml' } } } };
     await org.admin.client.put(`${specsUrl(org.id)}/text`, { source: { text: JSON.stringify(relative) } });
@@ -249,6 +251,35 @@ describe('OpenAPI specifications: processing', () => {
     expect(refused.lastProcessErrorCode).toBe('PARSE_ERROR');
     expect(refused.lastProcessedErrors[0].message).toContain('./pet.yaml');
     expect(refused.lastVersion).toBe(swagger.lastVersion);
+  });
+
+  it('refuses a YAML alias bomb (from text or URL) without expanding it', async () => {
+    const org = await h.org();
+    const lines = [
+      'openapi: 3.0.3',
+      'info: {title: Bomb, version: "1"}',
+      'paths: {}',
+      'l0: &l0 [x, x, x, x, x, x, x, x, x, x]',
+    ];
+    for (let i = 1; i <= 9; i++)
+      lines.push(
+        `l${i}: &l${i} [${Array(10)
+          .fill(`*l${i - 1}`)
+          .join(', ')}]`,
+      );
+    const bomb = lines.join('\n');
+    const started = Date.now();
+    await org.admin.client.post(specsUrl(org.id), { slug: 'bomb-text', source: { text: bomb } });
+    const fromText = await processed(org.admin.client, `${specsUrl(org.id)}/bomb-text`);
+    expect(fromText.lastProcessErrorCode).toBe('PARSE_ERROR');
+    expect(fromText.lastProcessedErrors[0].message).toContain('expands to more than');
+    const path = `/bomb-${++counter}/openapi.yaml`;
+    served.set(path, { body: bomb, type: 'application/yaml' });
+    await org.admin.client.post(specsUrl(org.id), { slug: 'bomb-url', source: { url: `${base}${path}` } });
+    const fromUrl = await processed(org.admin.client, `${specsUrl(org.id)}/bomb-url`);
+    expect(fromUrl.lastProcessErrorCode).toBe('PARSE_ERROR');
+    expect(fromUrl.lastProcessedErrors[0].message).toContain('expands to more than');
+    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('finishes a job interrupted by a restart in the next process', async () => {
@@ -326,7 +357,12 @@ describe('OpenAPI specifications: API', () => {
     const guarded = await createHarness();
     try {
       const org = await guarded.org();
-      for (const url of [serve(petstore()), 'http://localhost/spec.json', 'http://[::1]/spec', 'http://169.254.169.254/']) {
+      for (const url of [
+        serve(petstore()),
+        'http://localhost/spec.json',
+        'http://[::1]/spec',
+        'http://169.254.169.254/',
+      ]) {
         const res = await org.admin.client.post(specsUrl(org.id), { slug: 'local', source: { url } });
         expect(res.status, url).toBe(400);
         expect(res.body.error.message).toContain('private or reserved address');

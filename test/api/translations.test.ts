@@ -77,7 +77,10 @@ describe('translation settings', () => {
     }
     const bad = await org.admin.client.post(translationsUrl(org.id), { title: 'x', languages: ['klingon'] });
     expect(bad.body.error.message).toContain('languages');
-    const put = await org.admin.client.put(`${translationsUrl(org.id)}/${all.body.id}`, { title: 'x', languages: ['?'] });
+    const put = await org.admin.client.put(`${translationsUrl(org.id)}/${all.body.id}`, {
+      title: 'x',
+      languages: ['?'],
+    });
     expect(put.status).toBe(400);
   });
 

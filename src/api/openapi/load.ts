@@ -5,9 +5,7 @@
  * Failures come out as {@link SpecLoadError} with the official error codes.
  */
 import { createHash } from 'node:crypto';
-import $RefParser, { type FileInfo, type ParserOptions } from '@apidevtools/json-schema-ref-parser';
-import { validate } from '@readme/openapi-parser';
-import { load as loadYaml } from 'js-yaml';
+import type { FileInfo, ParserOptions } from '@apidevtools/json-schema-ref-parser';
 import {
   FetchAbortedError,
   FetchError,
@@ -52,6 +50,33 @@ function trimMessage(message: string): string {
   return clean.length > MAX_ERROR_LENGTH ? `${clean.slice(0, MAX_ERROR_LENGTH)}…` : clean;
 }
 
+/**
+ * Length of `value` written as JSON, counted once per distinct object (memoized), so a YAML alias
+ * bomb (a few kilobytes whose aliases expand to gigabytes) is measured without being expanded.
+ * Infinity for a cycle, which JSON cannot represent.
+ */
+function jsonSize(value: unknown, memo = new Map<object, number>(), active = new Set<object>()): number {
+  if (value === null || typeof value !== 'object') return typeof value === 'string' ? value.length + 2 : 8;
+  const known = memo.get(value);
+  if (known !== undefined) return known;
+  if (active.has(value)) return Number.POSITIVE_INFINITY;
+  active.add(value);
+  let size = 2;
+  for (const [key, child] of Object.entries(value)) size += key.length + 4 + jsonSize(child, memo, active);
+  active.delete(value);
+  memo.set(value, size);
+  return size;
+}
+
+/** Refuses content that would expand past `limit` bytes of JSON before anything walks it in full. */
+function checkExpandedSize(value: unknown, limit: number): void {
+  if (jsonSize(value) > limit) {
+    throw new SpecLoadError('PARSE_ERROR', [
+      `the specification expands to more than ${limit} bytes (YAML aliases included) or is self-referencing`,
+    ]);
+  }
+}
+
 /** Every `$ref` that names another file (anything but a pure `#…` pointer). */
 function externalRefs(value: unknown, found: string[] = []): string[] {
   if (Array.isArray(value)) for (const item of value) externalRefs(item, found);
@@ -90,6 +115,12 @@ function fromFetchError(error: FetchError): SpecLoadError | FetchAbortedError {
  * source, and {@link FetchAbortedError} when `fetch.signal` aborts (the job is then retried elsewhere).
  */
 export async function loadSpecification(source: SpecSourceInput, fetch: GuardedFetchOptions): Promise<LoadedSpec> {
+  // Loaded on first use: the parsers are heavy and most processes (the CLI, API-only servers) never need them.
+  const [{ default: $RefParser }, { validate }, { load: loadYaml }] = await Promise.all([
+    import('@apidevtools/json-schema-ref-parser'),
+    import('@readme/openapi-parser'),
+    import('js-yaml'),
+  ]);
   // Fetched texts by URL: the validation pass below reads them again from here, not the network.
   const texts = new Map<string, string>();
   // What went wrong inside the resolver (the parser wraps resolver errors in its own).
@@ -130,6 +161,8 @@ export async function loadSpecification(source: SpecSourceInput, fetch: GuardedF
     dereference: { circular: 'ignore' },
   };
 
+  // Generous for real documents (JSON written from YAML is about as long), fatal for alias bombs.
+  const expandedLimit = 4 * fetch.maxBytes;
   let entry: URL | null = null;
   let document: Record<string, unknown> | null = null;
   if ('url' in source) {
@@ -150,6 +183,7 @@ export async function loadSpecification(source: SpecSourceInput, fetch: GuardedF
       ]);
     }
     if (!isObject(parsed)) throw new SpecLoadError('PARSE_ERROR', ['the text is not a JSON or YAML object']);
+    checkExpandedSize(parsed, expandedLimit);
     const relative = externalRefs(parsed).filter((ref) => !/^https?:\/\//i.test(ref));
     if (relative.length > 0) {
       throw new SpecLoadError('PARSE_ERROR', [
@@ -171,6 +205,7 @@ export async function loadSpecification(source: SpecSourceInput, fetch: GuardedF
     const keys = Object.keys(values);
     const root = values[keys[0] as string];
     if (!isObject(root)) throw new SpecLoadError('PARSE_ERROR', ['the document is not a JSON or YAML object']);
+    checkExpandedSize(values, expandedLimit);
     const filesystem: Record<string, unknown> = {};
     for (const [i, key] of keys.entries()) {
       const name = i === 0 ? (entry ? fileName(key, entry) : textName) : fileName(key, entry);
