@@ -19,7 +19,10 @@ export const SpecSource = Type.Union(
   [
     Type.Object(
       { url: Url },
-      { additionalProperties: false, description: 'Create a specification from an URL (fetched and kept up to date)' },
+      {
+        additionalProperties: false,
+        description: 'Create a specification from an URL (fetched on create and on every PUT)',
+      },
     ),
     Type.Object(
       { text: Type.String({ minLength: 1, description: 'OpenAPI specification as text (JSON or YAML)' }) },
