@@ -24,6 +24,7 @@ import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
 import { createDb, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { JobWorker } from './jobs/index.js';
 
 /** The Fastify instance type every route module receives. */
 export type App = FastifyInstance<
@@ -39,6 +40,8 @@ declare module 'fastify' {
     db: Db;
     config: Config;
     urls: Urls;
+    /** The background job worker: areas register their job handlers on it. */
+    jobs: JobWorker;
   }
 }
 
@@ -73,6 +76,16 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('config', config);
   app.decorate('urls', new Urls(config.publicUrl));
   if (!options.db) app.addHook('onClose', async () => db.destroy());
+  const jobs = new JobWorker(db, app.log, {
+    concurrency: config.jobConcurrency,
+    pollMs: config.jobPollMs,
+    leaseMs: config.jobLeaseMs,
+  });
+  app.decorate('jobs', jobs);
+  // Started once every area has registered its handlers; onClose hooks run in reverse order, so
+  // this one stops the worker (and gives its jobs back) before the database above is closed.
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', async () => jobs.stop());
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

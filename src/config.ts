@@ -17,6 +17,22 @@ export interface Config {
   bodyLimit: number;
   /** AES-256-GCM key for secrets at rest (`SECRETS_KEY`); null: generated and kept in the database. */
   secretsKey: Buffer | null;
+  /**
+   * Whether outbound fetches of user-given URLs (OpenAPI sources, imports) may reach private,
+   * loopback and link-local addresses. Off by default so the server cannot be used to probe the
+   * network it runs in.
+   */
+  fetchAllowPrivate: boolean;
+  /** Time limit of one outbound fetch, redirects included, in milliseconds. */
+  fetchTimeoutMs: number;
+  /** Largest body one outbound fetch may return, in bytes (after decompression). */
+  fetchMaxBytes: number;
+  /** How many background jobs this process runs at once; 0 runs none (an API-only process). */
+  jobConcurrency: number;
+  /** How often an idle worker looks for new jobs, in milliseconds. */
+  jobPollMs: number;
+  /** How long a claimed job stays claimed without a heartbeat before another process may take it over. */
+  jobLeaseMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -79,6 +95,23 @@ function parseSecretsKeyVar(raw: string | undefined): Buffer | null {
   return key;
 }
 
+function parseNonNegativeInt(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) {
+    throw new ConfigError(`${name} must be a non-negative integer, got "${raw}"`);
+  }
+  return value;
+}
+
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  const value = raw.trim().toLowerCase();
+  if (value === 'true' || value === '1') return true;
+  if (value === 'false' || value === '0') return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
 /** Reads the configuration from `env`; throws {@link ConfigError} naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
@@ -98,5 +131,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel,
     bodyLimit: parsePositiveInt('BODY_LIMIT', env.BODY_LIMIT, 10 * 1024 * 1024),
     secretsKey: parseSecretsKeyVar(env.SECRETS_KEY),
+    fetchAllowPrivate: parseBoolean('FETCH_ALLOW_PRIVATE', env.FETCH_ALLOW_PRIVATE, false),
+    fetchTimeoutMs: parsePositiveInt('FETCH_TIMEOUT_MS', env.FETCH_TIMEOUT_MS, 15_000),
+    fetchMaxBytes: parsePositiveInt('FETCH_MAX_BYTES', env.FETCH_MAX_BYTES, 10 * 1024 * 1024),
+    jobConcurrency: parseNonNegativeInt('JOB_CONCURRENCY', env.JOB_CONCURRENCY, 2),
+    jobPollMs: parsePositiveInt('JOB_POLL_MS', env.JOB_POLL_MS, 1_000),
+    jobLeaseMs: parsePositiveInt('JOB_LEASE_MS', env.JOB_LEASE_MS, 60_000),
   };
 }

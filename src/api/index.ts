@@ -6,10 +6,12 @@ import type { App } from '../app.js';
 import collectionRoutes from './collections/routes.js';
 import integrationRoutes from './integrations/routes.js';
 import memberRoutes from './members/routes.js';
+import openapiRoutes from './openapi/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import permissionRoutes from './permissions/routes.js';
 import spaceRoutes from './spaces/routes.js';
 import teamRoutes from './teams/routes.js';
+import translationRoutes from './translations/routes.js';
 import userRoutes from './users/routes.js';
 
 export async function registerApi(app: App): Promise<void> {
@@ -21,4 +23,6 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(collectionRoutes);
   await app.register(permissionRoutes);
   await app.register(integrationRoutes);
+  await app.register(openapiRoutes);
+  await app.register(translationRoutes);
 }

@@ -7,7 +7,7 @@ import { type Expression, type Kysely, PostgresAdapter, type SqlBool, sql } from
 export type DialectName = 'sqlite' | 'postgres';
 
 /** Which database a Kysely instance talks to. */
-export function dialectOf(db: Kysely<unknown>): DialectName {
+export function dialectOf(db: Kysely<any>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
@@ -39,4 +39,13 @@ export function toCount(value: string | number | bigint | null | undefined): num
 export function isUniqueViolation(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY' || code === '23505';
+}
+
+/**
+ * Locks the rows a claiming SELECT returns so that concurrent claimers skip them instead of waiting
+ * (`FOR UPDATE SKIP LOCKED`) on PostgreSQL. SQLite has no row locks and serializes writers, so
+ * there the query is unchanged and the claim relies on a conditional UPDATE.
+ */
+export function forUpdateSkipLocked<QB extends { forUpdate(): QB; skipLocked(): QB }>(db: Kysely<any>, query: QB): QB {
+  return dialectOf(db) === 'postgres' ? query.forUpdate().skipLocked() : query;
 }

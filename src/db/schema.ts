@@ -216,6 +216,74 @@ export interface IntegrationSpaceInstallationsTable {
   created_at: string;
 }
 
+export interface JobsTable {
+  id: string;
+  /** Which handler runs it, e.g. `openapi.process`. */
+  kind: string;
+  /** JSON object given to the handler. */
+  payload: string;
+  /** `queued`, `running`, `done` or `failed`. */
+  state: string;
+  /** Not claimed before this time. */
+  run_at: string;
+  /** How many times it was claimed (a crashed run counts). */
+  attempts: number;
+  /** Id of the worker holding it while `running`. */
+  locked_by: string | null;
+  /** While `running`: when the holder's lease ends; past it, another worker may take the job over. */
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
+}
+
+export interface OpenapiSpecsTable {
+  id: string;
+  organization_id: string;
+  /** Unique per organization. */
+  slug: string;
+  /** Exactly one of source_url / source_text is set. */
+  source_url: string | null;
+  source_text: string | null;
+  /** Bumped by every change of the source, so a job processing an older source can tell. */
+  source_revision: number;
+  /** `pending`, `progress` or `complete`. */
+  processing_state: string;
+  last_version_id: string | null;
+  last_processed_at: string | null;
+  /** `FETCH_TIMEOUT`, `FETCH_ERROR` or `PARSE_ERROR` when the last processing failed. */
+  last_process_error_code: string | null;
+  /** JSON `{message}[]` of the last failure (truncated), or null. */
+  last_process_errors: string | null;
+  last_process_error_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OpenapiSpecVersionsTable {
+  id: string;
+  spec_id: string;
+  /** 1, 2, ... per specification: the order versions were made in. */
+  number: number;
+  /** Where the entry document was fetched from; null for a specification given as text. */
+  url: string | null;
+  /** JSON object: path of each file (entry first) → its parsed document. Never changed. */
+  filesystem: string;
+  /** SHA-256 of `filesystem`: a new version is stored only when it differs from the last one. */
+  content_hash: string;
+  created_at: string;
+}
+
+export interface TranslationSettingsTable {
+  id: string;
+  organization_id: string;
+  title: string;
+  /** JSON string[] of language codes. */
+  languages: string;
+  created_at: string;
+  updated_at: string;
+}
+
 export interface Database {
   settings: SettingsTable;
   users: UsersTable;
@@ -231,6 +299,10 @@ export interface Database {
   integration_images: IntegrationImagesTable;
   integration_installations: IntegrationInstallationsTable;
   integration_space_installations: IntegrationSpaceInstallationsTable;
+  jobs: JobsTable;
+  openapi_specs: OpenapiSpecsTable;
+  openapi_spec_versions: OpenapiSpecVersionsTable;
+  translation_settings: TranslationSettingsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -245,3 +317,7 @@ export type SpaceRow = Selectable<SpacesTable>;
 export type IntegrationRow = Selectable<IntegrationsTable>;
 export type IntegrationInstallationRow = Selectable<IntegrationInstallationsTable>;
 export type IntegrationSpaceInstallationRow = Selectable<IntegrationSpaceInstallationsTable>;
+export type JobRow = Selectable<JobsTable>;
+export type OpenapiSpecRow = Selectable<OpenapiSpecsTable>;
+export type OpenapiSpecVersionRow = Selectable<OpenapiSpecVersionsTable>;
+export type TranslationSettingsRow = Selectable<TranslationSettingsTable>;

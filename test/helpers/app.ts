@@ -6,7 +6,7 @@ import { inject } from 'vitest';
 import { createOrganization } from '../../src/api/organizations/repo.js';
 import { findOrCreateUser } from '../../src/api/users/repo.js';
 import { type App, buildApp } from '../../src/app.js';
-import { loadConfig } from '../../src/config.js';
+import { type Config, loadConfig } from '../../src/config.js';
 import { newId } from '../../src/core/ids.js';
 import type { Role } from '../../src/core/schemas.js';
 import type { Scope } from '../../src/core/scopes.js';
@@ -88,12 +88,22 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Builds an app on the database of this run (PostgreSQL when configured, else in-memory SQLite). */
-export async function createHarness(): Promise<Harness> {
+/**
+ * Builds an app on the database of this run (PostgreSQL when configured, else in-memory SQLite).
+ * `overrides` change the configuration. The background job worker is off unless they turn it on
+ * (`jobConcurrency`): on PostgreSQL every test file shares one database, and a worker of another
+ * file would otherwise claim this file's jobs and run them with its own configuration.
+ */
+export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
   const sharedUrl = inject('databaseUrl');
   const db = createDb(sharedUrl ?? ':memory:', { poolSize: 4 });
   if (!sharedUrl) await migrateToLatest(db);
-  const config = { ...loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent' }), databaseUrl: sharedUrl ?? ':memory:' };
+  const config: Config = {
+    ...loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent' }),
+    databaseUrl: sharedUrl ?? ':memory:',
+    jobConcurrency: 0,
+    ...overrides,
+  };
   const app = await buildApp({ config, db, migrate: false, logger: false });
   await app.ready();
 

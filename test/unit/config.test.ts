@@ -8,6 +8,34 @@ describe('configuration', () => {
     expect(config.databaseUrl).toBe('sqlite:data/bindery.sqlite');
   });
 
+  it('reads the fetch guard and job settings', () => {
+    expect(loadConfig({})).toMatchObject({
+      fetchAllowPrivate: false,
+      fetchTimeoutMs: 15_000,
+      fetchMaxBytes: 10 * 1024 * 1024,
+      jobConcurrency: 2,
+      jobPollMs: 1000,
+      jobLeaseMs: 60_000,
+    });
+    const config = loadConfig({
+      FETCH_ALLOW_PRIVATE: 'true',
+      FETCH_TIMEOUT_MS: '500',
+      FETCH_MAX_BYTES: '1024',
+      JOB_CONCURRENCY: '0',
+      JOB_POLL_MS: '50',
+      JOB_LEASE_MS: '3000',
+    });
+    expect(config).toMatchObject({
+      fetchAllowPrivate: true,
+      fetchTimeoutMs: 500,
+      fetchMaxBytes: 1024,
+      jobConcurrency: 0,
+      jobPollMs: 50,
+      jobLeaseMs: 3000,
+    });
+    expect(loadConfig({ FETCH_ALLOW_PRIVATE: 'FALSE' }).fetchAllowPrivate).toBe(false);
+  });
+
   it('accepts file paths, sqlite: URLs and postgres:// URLs', () => {
     expect(loadConfig({ DATABASE_URL: '/tmp/x.db' }).databaseUrl).toBe('sqlite:/tmp/x.db');
     expect(loadConfig({ DATABASE_URL: 'sqlite:y.db' }).databaseUrl).toBe('sqlite:y.db');
@@ -23,6 +51,12 @@ describe('configuration', () => {
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ BODY_LIMIT: '-5' }, /BODY_LIMIT/],
+    [{ FETCH_ALLOW_PRIVATE: 'maybe' }, /FETCH_ALLOW_PRIVATE/],
+    [{ FETCH_TIMEOUT_MS: '0' }, /FETCH_TIMEOUT_MS/],
+    [{ FETCH_MAX_BYTES: '1.5' }, /FETCH_MAX_BYTES/],
+    [{ JOB_CONCURRENCY: '-1' }, /JOB_CONCURRENCY/],
+    [{ JOB_POLL_MS: 'often' }, /JOB_POLL_MS/],
+    [{ JOB_LEASE_MS: '0' }, /JOB_LEASE_MS/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

@@ -1,0 +1,294 @@
+/**
+ * OpenAPI specifications and their versions. Organization members read; members with the create
+ * role or higher add, change and delete. Creating or changing a source queues a processing job
+ * (see process.ts); the response says `processingState: pending` and the versions follow.
+ */
+import type { Static } from 'typebox';
+import type { App } from '../../app.js';
+import { caller } from '../../core/auth.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { assertFetchableUrl, FetchError } from '../../core/fetch.js';
+import { mapPage, PagedList } from '../../core/paging.js';
+import { NoContent } from '../../core/schemas.js';
+import type { OpenapiSpecRow } from '../../db/schema.js';
+import { type OrgMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { atLeast } from '../../permissions/roles.js';
+import { presentContent, presentSpec, presentVersion, specLocation } from './present.js';
+import { processSpecJob } from './process.js';
+import {
+  createSpec,
+  deleteSpec,
+  findSpec,
+  findVersion,
+  listSpecs,
+  listVersions,
+  PROCESS_JOB,
+  updateSpecSource,
+} from './repo.js';
+import {
+  CreateSpecBody,
+  ListQuery,
+  OpenAPISpec,
+  OpenAPISpecContent,
+  OpenAPISpecVersion,
+  OrgParams,
+  PutSpecBody,
+  PutSpecParams,
+  SpecParams,
+  type SpecSource,
+  VersionParams,
+} from './schemas.js';
+
+const specTags = ['openapi'];
+const versionTags = ['openapi-versions'];
+const WRITE_ROLE = 'create';
+
+const canEdit = (membership: OrgMembership) => atLeast(membership.role, WRITE_ROLE);
+
+export default async function openapiRoutes(app: App) {
+  app.jobs.register(PROCESS_JOB, processSpecJob(app));
+
+  async function loadSpec(organizationId: string, slug: string): Promise<OpenapiSpecRow> {
+    const spec = await findSpec(app.db, organizationId, slug);
+    if (!spec) throw notFound(`OpenAPI specification ${slug} not found`);
+    return spec;
+  }
+
+  /** Refuses a URL the worker would refuse anyway (scheme, private address), so the caller hears at once. */
+  async function checkSource(source: Static<typeof SpecSource>): Promise<void> {
+    if (!('url' in source)) return;
+    try {
+      await assertFetchableUrl(source.url, app.config.fetchAllowPrivate);
+    } catch (error) {
+      if (error instanceof FetchError) throw badRequest(`body/source/url: ${error.message}`);
+      throw error;
+    }
+  }
+
+  async function writer(organizationId: string, userId: string, action: string): Promise<OrgMembership> {
+    const membership = await requireOrgMember(app.db, organizationId, userId);
+    requireOrgRole(membership, WRITE_ROLE, action);
+    return membership;
+  }
+
+  app.get(
+    '/orgs/:organizationId/openapi',
+    {
+      config: { scope: 'openapi:read' },
+      schema: {
+        operationId: 'listOpenAPISpecs',
+        tags: specTags,
+        params: OrgParams,
+        querystring: ListQuery,
+        response: { 200: PagedList(OpenAPISpec) },
+      },
+    },
+    async (request) => {
+      const membership = await requireOrgMember(app.db, request.params.organizationId, caller(request).user.id);
+      const page = await listSpecs(app.db, membership.organizationId, request.query);
+      return mapPage(page, (spec) => presentSpec(spec, canEdit(membership), app.urls));
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/openapi',
+    {
+      config: { scope: 'openapi:write' },
+      schema: {
+        operationId: 'createOpenAPISpec',
+        tags: specTags,
+        params: OrgParams,
+        body: CreateSpecBody,
+        response: { 201: OpenAPISpec },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId } = request.params;
+      const { slug, source } = request.body;
+      const membership = await writer(organizationId, caller(request).user.id, 'create OpenAPI specifications');
+      await checkSource(source);
+      if (await findSpec(app.db, organizationId, slug)) {
+        throw conflict(`an OpenAPI specification with the slug ${slug} already exists`);
+      }
+      const spec = await createSpec(app.db, organizationId, slug, source);
+      app.jobs.wake();
+      reply.code(201).header('location', specLocation(spec, app.urls));
+      return presentSpec(spec, canEdit(membership), app.urls);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug',
+    {
+      config: { scope: 'openapi:read' },
+      schema: {
+        operationId: 'getOpenAPISpecBySlug',
+        tags: specTags,
+        params: SpecParams,
+        response: { 200: OpenAPISpec },
+      },
+    },
+    async (request) => {
+      const { organizationId, specSlug } = request.params;
+      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
+      return presentSpec(await loadSpec(organizationId, specSlug), canEdit(membership), app.urls);
+    },
+  );
+
+  app.put(
+    '/orgs/:organizationId/openapi/:specSlug',
+    {
+      config: { scope: 'openapi:write' },
+      schema: {
+        operationId: 'createOrUpdateOpenAPISpecBySlug',
+        tags: specTags,
+        params: PutSpecParams,
+        body: PutSpecBody,
+        response: { 200: OpenAPISpec, 201: OpenAPISpec },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, specSlug } = request.params;
+      const { source } = request.body;
+      const membership = await writer(organizationId, caller(request).user.id, 'change OpenAPI specifications');
+      await checkSource(source);
+      const existing = await findSpec(app.db, organizationId, specSlug);
+      let spec: OpenapiSpecRow;
+      if (existing) {
+        spec = await updateSpecSource(app.db, existing.id, source);
+      } else {
+        spec = await createSpec(app.db, organizationId, specSlug, source);
+        reply.code(201).header('location', specLocation(spec, app.urls));
+      }
+      app.jobs.wake();
+      return presentSpec(spec, canEdit(membership), app.urls);
+    },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/openapi/:specSlug',
+    {
+      config: { scope: 'openapi:write' },
+      schema: {
+        operationId: 'deleteOpenAPISpecBySlug',
+        tags: specTags,
+        params: SpecParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      const { organizationId, specSlug } = request.params;
+      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
+      const spec = await loadSpec(organizationId, specSlug);
+      requireOrgRole(membership, WRITE_ROLE, 'delete OpenAPI specifications');
+      await deleteSpec(app.db, spec.id);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug/versions',
+    {
+      config: { scope: 'openapi:read' },
+      schema: {
+        operationId: 'listOpenAPISpecVersions',
+        tags: versionTags,
+        params: SpecParams,
+        querystring: ListQuery,
+        response: { 200: PagedList(OpenAPISpecVersion) },
+      },
+    },
+    async (request) => {
+      const { organizationId, specSlug } = request.params;
+      await requireOrgMember(app.db, organizationId, caller(request).user.id);
+      const spec = await loadSpec(organizationId, specSlug);
+      const page = await listVersions(app.db, spec.id, request.query);
+      return mapPage(page, (version) => presentVersion(spec, version, app.urls));
+    },
+  );
+
+  /** The version `versionId` names ("latest": the newest complete one). */
+  async function loadVersion(params: { organizationId: string; specSlug: string }, versionId: string, userId: string) {
+    const { organizationId, specSlug } = params;
+    await requireOrgMember(app.db, organizationId, userId);
+    const spec = await loadSpec(organizationId, specSlug);
+    const id = versionId === 'latest' ? spec.last_version_id : versionId;
+    const version = id ? await findVersion(app.db, spec.id, id) : undefined;
+    if (!version) {
+      throw notFound(
+        versionId === 'latest'
+          ? `OpenAPI specification ${specSlug} has no processed version yet`
+          : `version ${versionId} of OpenAPI specification ${specSlug} not found`,
+      );
+    }
+    return { spec, version };
+  }
+
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug/versions/latest',
+    {
+      config: { scope: 'openapi:read' },
+      schema: {
+        operationId: 'getLatestOpenAPISpecVersion',
+        tags: versionTags,
+        params: SpecParams,
+        response: { 200: OpenAPISpecVersion },
+      },
+    },
+    async (request) => {
+      const { spec, version } = await loadVersion(request.params, 'latest', caller(request).user.id);
+      return presentVersion(spec, version, app.urls);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug/versions/latest/content',
+    {
+      config: { scope: 'openapi:read' },
+      schema: {
+        operationId: 'getLatestOpenAPISpecVersionContent',
+        tags: versionTags,
+        params: SpecParams,
+        response: { 200: OpenAPISpecContent },
+      },
+    },
+    async (request) => {
+      const { spec, version } = await loadVersion(request.params, 'latest', caller(request).user.id);
+      return presentContent(spec, version, app.urls);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug/versions/:versionId',
+    {
+      config: { scope: 'openapi:read' },
+      schema: {
+        operationId: 'getOpenAPISpecVersionById',
+        tags: versionTags,
+        params: VersionParams,
+        response: { 200: OpenAPISpecVersion },
+      },
+    },
+    async (request) => {
+      const { spec, version } = await loadVersion(request.params, request.params.versionId, caller(request).user.id);
+      return presentVersion(spec, version, app.urls);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug/versions/:versionId/content',
+    {
+      config: { scope: 'openapi:read' },
+      schema: {
+        operationId: 'getOpenAPISpecVersionContentById',
+        tags: versionTags,
+        params: VersionParams,
+        response: { 200: OpenAPISpecContent },
+      },
+    },
+    async (request) => {
+      const { spec, version } = await loadVersion(request.params, request.params.versionId, caller(request).user.id);
+      return presentContent(spec, version, app.urls);
+    },
+  );
+}

@@ -1,0 +1,77 @@
+import { newId } from '../../core/ids.js';
+import { type Page, paginate } from '../../core/paging.js';
+import { nowIso } from '../../core/time.js';
+import type { Db } from '../../db/database.js';
+import type { TranslationSettingsRow } from '../../db/schema.js';
+
+export async function findTranslation(
+  db: Db,
+  organizationId: string,
+  id: string,
+): Promise<TranslationSettingsRow | undefined> {
+  return db
+    .selectFrom('translation_settings')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Translation settings in the order they were created. */
+export async function listTranslations(
+  db: Db,
+  organizationId: string,
+  paging: { page?: string; limit?: number },
+): Promise<Page<TranslationSettingsRow>> {
+  const q = db
+    .selectFrom('translation_settings')
+    .selectAll()
+    .where('translation_settings.organization_id', '=', organizationId);
+  return paginate(
+    q,
+    [
+      { column: 'translation_settings.created_at', direction: 'asc', value: (r) => r.created_at },
+      { column: 'translation_settings.id', direction: 'asc', value: (r) => r.id },
+    ],
+    paging,
+  );
+}
+
+export async function createTranslation(
+  db: Db,
+  organizationId: string,
+  values: { title: string; languages: string[] },
+): Promise<TranslationSettingsRow> {
+  const now = nowIso();
+  const row: TranslationSettingsRow = {
+    id: newId(),
+    organization_id: organizationId,
+    title: values.title,
+    languages: JSON.stringify(values.languages),
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('translation_settings').values(row).execute();
+  return row;
+}
+
+export async function updateTranslation(
+  db: Db,
+  id: string,
+  values: { title: string; languages?: string[] },
+): Promise<TranslationSettingsRow> {
+  return db
+    .updateTable('translation_settings')
+    .set({
+      title: values.title,
+      ...(values.languages ? { languages: JSON.stringify(values.languages) } : {}),
+      updated_at: nowIso(),
+    })
+    .where('id', '=', id)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+}
+
+export async function deleteTranslation(db: Db, id: string): Promise<void> {
+  await db.deleteFrom('translation_settings').where('id', '=', id).execute();
+}
