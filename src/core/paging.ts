@@ -66,8 +66,18 @@ export function decodeCursor(page: string, length: number): KeyValue[] {
   throw badRequest('querystring/page is not a cursor returned by this list');
 }
 
-/** `(k1, k2, ...) after (v1, v2, ...)` in the order the keys give, expanded for mixed directions. */
+/**
+ * `(k1, k2, ...) after (v1, v2, ...)` in the order the keys give. When every key runs the same way
+ * this is one row-value comparison, which both databases answer by seeking the index; mixed
+ * directions are expanded into `k1 > v1 OR (k1 = v1 AND k2 > v2) ...`.
+ */
 function afterCursor<Row>(keys: SortKey<Row>[], values: KeyValue[]): Expression<SqlBool> {
+  const direction = keys[0]?.direction;
+  if (keys.every((k) => k.direction === direction)) {
+    const cmp = direction === 'asc' ? sql`>` : sql`<`;
+    const columns = sql.join(keys.map((k) => sql.ref(k.column)));
+    return sql<SqlBool>`(${columns}) ${cmp} (${sql.join(values.map((v) => sql`${v}`))})`;
+  }
   const alternatives = keys.map((key, i) => {
     const equalities = keys.slice(0, i).map((k, j) => sql`${sql.ref(k.column)} = ${values[j]}`);
     const cmp = key.direction === 'asc' ? sql`>` : sql`<`;

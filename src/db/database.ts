@@ -26,6 +26,11 @@ function sqliteFile(url: string): string {
 export function createDb(databaseUrl: string, options: { poolSize?: number } = {}): Db {
   if (isPostgresUrl(databaseUrl)) {
     const pool = new pg.Pool({ connectionString: databaseUrl, max: options.poolSize ?? 10 });
+    // An idle connection dropped by the server (restart, failover, idle timeout) must not take the
+    // process down: the pool discards it and opens another on the next query.
+    pool.on('error', (error) => {
+      process.emitWarning(`PostgreSQL connection lost: ${error.message}`);
+    });
     return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   }
   const file = sqliteFile(databaseUrl);
