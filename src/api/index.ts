@@ -7,6 +7,11 @@ import collectionRoutes from './collections/routes.js';
 import memberRoutes from './members/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import permissionRoutes from './permissions/routes.js';
+import shareLinkRoutes from './share-links/routes.js';
+import siteRedirectRoutes from './site-redirects/routes.js';
+import siteSectionRoutes from './site-sections/routes.js';
+import siteSpaceRoutes from './site-spaces/routes.js';
+import siteRoutes from './sites/routes.js';
 import spaceRoutes from './spaces/routes.js';
 import teamRoutes from './teams/routes.js';
 import userRoutes from './users/routes.js';
@@ -19,4 +24,9 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(spaceRoutes);
   await app.register(collectionRoutes);
   await app.register(permissionRoutes);
+  await app.register(siteRoutes);
+  await app.register(siteSpaceRoutes);
+  await app.register(siteSectionRoutes);
+  await app.register(siteRedirectRoutes);
+  await app.register(shareLinkRoutes);
 }
