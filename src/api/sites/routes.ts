@@ -7,8 +7,11 @@ import { NoContent, type Role } from '../../core/schemas.js';
 import { authorizeSite, authorizeSites, requireSpaceForSite } from '../../permissions/sites.js';
 import { makeDefaultSection } from '../site-sections/repo.js';
 import { makeDefaultSiteSpace } from '../site-spaces/repo.js';
+import aggregateRoutes from './aggregate.js';
 import { loadSiteOrganization } from './context.js';
+import customizationRoutes from './customization-routes.js';
 import { presentSite } from './present.js';
+import publishedRoutes from './published.js';
 import { countSiteSpaces, createSite, deleteSite, findSite, listSites, updateSite } from './repo.js';
 import { CreateSiteBody, ListSitesQuery, OrgParams, Site, SiteParams, UpdateSiteBody } from './schemas.js';
 import { loadStructure } from './structure.js';
@@ -206,4 +209,8 @@ export default async function siteRoutes(app: App) {
       },
     );
   }
+
+  await app.register(publishedRoutes);
+  await app.register(customizationRoutes);
+  await app.register(aggregateRoutes);
 }
