@@ -1,8 +1,8 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../core/paging.js';
-import { Icon, Nullable, StringEnum } from '../../core/schemas.js';
+import { Icon, StringEnum } from '../../core/schemas.js';
 import { Condition, SiteSpace } from '../site-spaces/schemas.js';
-import { ShareKeyQuery } from '../sites/schemas.js';
+import { NullableString, ShareKeyQuery } from '../sites/schemas.js';
 
 export const SectionTitle = Type.String({ minLength: 2, maxLength: 128 });
 export const SectionPath = Type.String({ minLength: 1, maxLength: 100 });
@@ -57,11 +57,11 @@ export const ListGroupsQuery = Type.Object(PageQuery);
 
 export const AddSectionBody = Type.Object(
   {
-    spaceId: Nullable(
+    spaceId: NullableString(
       Type.String({ minLength: 1, description: 'The space of the first site space; null creates one' }),
     ),
-    title: Type.Optional(Nullable(SectionTitle)),
-    icon: Type.Optional(Nullable(Icon)),
+    title: Type.Optional(NullableString(SectionTitle)),
+    icon: Type.Optional(NullableString(Icon)),
     siteSectionGroupId: Type.Optional(Id),
   },
   { additionalProperties: false },
@@ -71,11 +71,11 @@ export const UpdateSectionBody = Type.Object(
   {
     title: Type.Optional(SectionTitle),
     path: Type.Optional(SectionPath),
-    description: Type.Optional(Nullable(SectionDescription)),
-    icon: Type.Optional(Nullable(Icon)),
-    condition: Type.Optional(Nullable(Condition)),
+    description: Type.Optional(NullableString(SectionDescription)),
+    icon: Type.Optional(NullableString(Icon)),
+    condition: Type.Optional(NullableString(Condition)),
     defaultSiteSpace: Type.Optional(Id),
-    siteSectionGroupId: Type.Optional(Nullable(Id)),
+    siteSectionGroupId: Type.Optional(NullableString(Id)),
   },
   { additionalProperties: false },
 );
@@ -99,14 +99,14 @@ export const MoveSectionBody = Type.Object(
 export const AddGroupBody = Type.Object(
   {
     title: GroupTitle,
-    icon: Type.Optional(Nullable(Icon)),
+    icon: Type.Optional(NullableString(Icon)),
     sections: Type.Optional(Type.Array(Id, { maxItems: 1000 })),
   },
   { additionalProperties: false },
 );
 
 export const UpdateGroupBody = Type.Object(
-  { title: Type.Optional(GroupTitle), icon: Type.Optional(Nullable(Icon)) },
+  { title: Type.Optional(GroupTitle), icon: Type.Optional(NullableString(Icon)) },
   { additionalProperties: false },
 );
 

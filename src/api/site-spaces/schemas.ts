@@ -1,7 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../core/paging.js';
-import { Nullable } from '../../core/schemas.js';
-import { inline, ShareKeyQuery } from '../sites/schemas.js';
+import { inline, NullableString, ShareKeyQuery } from '../sites/schemas.js';
 import { Space } from '../spaces/schemas.js';
 
 export const SiteSpacePath = Type.String({ minLength: 1, maxLength: 100 });
@@ -41,7 +40,9 @@ export const ListSiteSpacesQuery = Type.Object({
 
 export const AddSiteSpaceBody = Type.Object(
   {
-    spaceId: Nullable(Type.String({ minLength: 1, description: 'A space of the organization; null creates one' })),
+    spaceId: NullableString(
+      Type.String({ minLength: 1, description: 'A space of the organization; null creates one' }),
+    ),
     sectionId: Type.Optional(Type.String({ minLength: 1 })),
   },
   { additionalProperties: false },
@@ -50,7 +51,7 @@ export const AddSiteSpaceBody = Type.Object(
 export const UpdateSiteSpaceBody = Type.Object(
   {
     path: Type.Optional(SiteSpacePath),
-    condition: Type.Optional(Nullable(Condition)),
+    condition: Type.Optional(NullableString(Condition)),
   },
   { additionalProperties: false },
 );

@@ -209,6 +209,23 @@ export type CustomizationOverridePatch = DeepPartialNullable<CustomizationObject
 
 type JsonSchema = { [key: string]: unknown };
 
+const SCALARS = new Set(['string', 'boolean', 'number', 'integer']);
+
+/**
+ * `schema` or null. Scalars take `type: [t, 'null']` (and null among their `enum`): the app's Ajv
+ * coerces types, and in a union would turn `null` into `false`/`""` before the scalar's constraints.
+ */
+function orNull(schema: JsonSchema): JsonSchema {
+  if (typeof schema.type === 'string' && SCALARS.has(schema.type)) {
+    return {
+      ...schema,
+      type: [schema.type, 'null'],
+      ...(Array.isArray(schema.enum) ? { enum: [...schema.enum, null] } : {}),
+    };
+  }
+  return { anyOf: [schema, { type: 'null' }] };
+}
+
 /** The schema with every key of every section optional (and nullable when `nullable`). */
 function partial(schema: TSchema, nullable: boolean): JsonSchema {
   const node = schema as unknown as JsonSchema;
@@ -217,7 +234,7 @@ function partial(schema: TSchema, nullable: boolean): JsonSchema {
   const relaxed: Record<string, JsonSchema> = {};
   for (const [key, value] of Object.entries(properties)) {
     const inner = partial(value, nullable);
-    relaxed[key] = nullable ? { anyOf: [inner, { type: 'null' }] } : inner;
+    relaxed[key] = nullable ? orNull(inner) : inner;
   }
   const { required: _required, ...rest } = node;
   return { ...rest, properties: relaxed };

@@ -1,6 +1,6 @@
 import { type TSchema, Type } from 'typebox';
 import { PageQuery } from '../../core/paging.js';
-import { Nullable, Params, StringEnum, Timestamp } from '../../core/schemas.js';
+import { Params, StringEnum, Timestamp } from '../../core/schemas.js';
 
 /**
  * `schema` without its `$id`, for schemas a response embeds more than once (a section group lists
@@ -10,6 +10,15 @@ import { Nullable, Params, StringEnum, Timestamp } from '../../core/schemas.js';
 export function inline<T extends TSchema>(schema: T): T {
   const { $id: _id, ...rest } = schema as T & { $id?: string };
   return rest as T;
+}
+
+/**
+ * `schema` (a string schema) or null, as one `type: ['string', 'null']` schema. The app's Ajv coerces
+ * types, so in a union `null` would become `""` for the string branch (and `""` null for the other)
+ * before the string's constraints apply.
+ */
+export function NullableString<T extends TSchema>(schema: T) {
+  return Type.Unsafe<string | null>({ ...(schema as object), type: ['string', 'null'] });
 }
 
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
@@ -104,7 +113,7 @@ export const UpdateSiteBody = Type.Object(
     adaptiveContent: Type.Optional(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
     defaultSiteSpace: Type.Optional(Type.String({ minLength: 1 })),
     defaultSiteSection: Type.Optional(Type.String({ minLength: 1 })),
-    proxy: Type.Optional(Nullable(SiteProxyOrigin)),
+    proxy: Type.Optional(NullableString(SiteProxyOrigin)),
   },
   { additionalProperties: false },
 );
