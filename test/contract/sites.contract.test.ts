@@ -67,7 +67,9 @@ interface Fixture {
 }
 
 /** An organization with an admin client, three spaces and a site publishing the first two. */
-async function fixture(options: { visibility?: official.SiteVisibility } = {}): Promise<Fixture> {
+async function fixture(
+  options: { visibility?: (typeof official.SiteVisibility)[keyof typeof official.SiteVisibility] } = {},
+): Promise<Fixture> {
   const { id, admin } = await server.harness.org();
   const api = server.client(admin.token);
   const spaces: string[] = [];
