@@ -435,6 +435,9 @@ describe('customization', () => {
     expect(published.body.customizations.siteSpaces[siteSpace.id]).toEqual(more.body);
     expect(published.body.customizations.site.pdf.enabled).toBe(true);
 
+    // null drops a boolean override (it is not coerced to false).
+    const dropped = await org.admin.client.patch(url, { pdf: { enabled: null } });
+    expect(dropped.body.pdf.enabled).toBe(true);
     expect((await org.admin.client.delete(url)).status).toBe(204);
     const reset = await org.admin.client.get(url);
     expect(reset.body.title).toBeUndefined();

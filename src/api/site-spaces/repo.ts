@@ -3,15 +3,36 @@
  * unique paths per container, one default per container, order by position. Functions take the
  * loaded {@link Structure} (read before the change) and run on the caller's transaction.
  */
-import { conflict } from '../../core/errors.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import type { SiteSpaceRow, SpaceRow } from '../../db/schema.js';
-import { changedPositions, type KeyPosition, placeKey } from '../sites/order.js';
+import { changedPositions, type KeyPosition, placeKey, splitKey } from '../sites/order.js';
 import { type Structure, slugify, uniqueSlug } from '../sites/structure.js';
 
 const key = (id: string) => `site-space:${id}`;
+
+/** The site space `id` of the loaded structure, or 404. */
+export function siteSpaceIn(structure: Structure, id: string) {
+  const row = structure.siteSpaceById.get(id);
+  if (!row) throw notFound(`site space ${id} not found`);
+  return row;
+}
+
+/**
+ * The container a new site space joins: the named section (which must be one of the site's), else
+ * the default section when the site has sections, else the root.
+ */
+export function targetSection(structure: Structure, sectionId: string | undefined): string | null {
+  if (sectionId !== undefined) {
+    if (!structure.sectionById.has(sectionId))
+      throw badRequest(`body/sectionId: section ${sectionId} is not a section of this site`);
+    return sectionId;
+  }
+  if (!structure.hasSections) return null;
+  return structure.sections.find((s) => s.is_default === 1)?.id ?? structure.sections[0]?.id ?? null;
+}
 
 function siblingsOf(structure: Structure, sectionId: string | null) {
   return structure.siteSpacesIn(sectionId).map((s) => ({ key: key(s.id), position: s.position, id: s.id }));
@@ -119,7 +140,7 @@ export async function moveSiteSpace(
     await db
       .updateTable('site_spaces')
       .set({ position: change.position })
-      .where('id', '=', change.key.slice('site-space:'.length))
+      .where('id', '=', splitKey(change.key)[1])
       .execute();
   }
 }

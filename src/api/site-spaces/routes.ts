@@ -1,7 +1,6 @@
 /** Site spaces: list, add, change (path, condition), remove and move the spaces published on a site. */
 import type { App } from '../../app.js';
 import { caller } from '../../core/auth.js';
-import { badRequest, notFound } from '../../core/errors.js';
 import { PagedList, paginateArray } from '../../core/paging.js';
 import { NoContent, type Role } from '../../core/schemas.js';
 import type { SiteRow } from '../../db/schema.js';
@@ -9,10 +8,17 @@ import { authorizeSite, requireSpaceForSite } from '../../permissions/sites.js';
 import { assertExpression } from '../sites/condition.js';
 import { loadSiteView, resolveShareKey } from '../sites/context.js';
 import { SiteParams } from '../sites/schemas.js';
-import { loadStructure, type Structure } from '../sites/structure.js';
+import { loadStructure } from '../sites/structure.js';
 import { createSpace } from '../spaces/repo.js';
 import { presentSiteSpace } from './present.js';
-import { deleteSiteSpaces, insertSiteSpace, moveSiteSpace, updateSiteSpace } from './repo.js';
+import {
+  deleteSiteSpaces,
+  insertSiteSpace,
+  moveSiteSpace,
+  siteSpaceIn,
+  targetSection,
+  updateSiteSpace,
+} from './repo.js';
 import {
   AddSiteSpaceBody,
   ListSiteSpacesQuery,
@@ -23,27 +29,6 @@ import {
 } from './schemas.js';
 
 const tags = ['site-spaces'];
-
-/** The site space `id` of the loaded structure, or 404. */
-export function siteSpaceIn(structure: Structure, id: string) {
-  const row = structure.siteSpaceById.get(id);
-  if (!row) throw notFound(`site space ${id} not found`);
-  return row;
-}
-
-/**
- * The container a new site space joins: the named section (which must be one of the site's), else
- * the default section when the site has sections, else the root.
- */
-export function targetSection(structure: Structure, sectionId: string | undefined): string | null {
-  if (sectionId !== undefined) {
-    if (!structure.sectionById.has(sectionId))
-      throw badRequest(`body/sectionId: section ${sectionId} is not a section of this site`);
-    return sectionId;
-  }
-  if (!structure.hasSections) return null;
-  return structure.sections.find((s) => s.is_default === 1)?.id ?? structure.sections[0]?.id ?? null;
-}
 
 export default async function siteSpaceRoutes(app: App) {
   async function presentOne(site: SiteRow, userId: string, role: Role, id: string) {
