@@ -109,6 +109,19 @@ describe('site spaces', () => {
     expect(items).toHaveLength(1);
   });
 
+  it('concurrent adds keep one default and distinct paths', async () => {
+    const site = await newSite();
+    const spaces = [];
+    for (let i = 0; i < 6; i++) spaces.push(await site.space('Same'));
+    const results = await Promise.all(
+      spaces.map((spaceId) => site.admin.client.post(`${site.url}/site-spaces`, { spaceId })),
+    );
+    expect(results.map((r) => r.status)).toEqual(spaces.map(() => 201));
+    const items = await siteSpaces(site);
+    expect(items.filter((s) => s.default)).toHaveLength(1);
+    expect(new Set(items.map((s) => s.path)).size).toBe(6);
+  });
+
   it('pages through site spaces in order', async () => {
     const site = await newSite({ spaces: ['A', 'B', 'C'] });
     const first = await site.admin.client.get(`${site.url}/site-spaces?limit=2`);

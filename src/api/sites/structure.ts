@@ -11,6 +11,7 @@
  *   a site with sections has exactly one default section.
  */
 import type { Db } from '../../db/database.js';
+import { forUpdate } from '../../db/dialect.js';
 import type { SiteSectionGroupRow, SiteSectionRow, SiteSpaceRow } from '../../db/schema.js';
 
 export type TopItem =
@@ -37,7 +38,14 @@ export interface Structure {
 const byPosition = <T extends { position: number; id: string }>(a: T, b: T) =>
   a.position - b.position || a.id.localeCompare(b.id);
 
+/**
+ * Loads the structure of `siteId`. Inside a transaction the site row is locked first, so that changes
+ * to one site's structure (each of which reads it, then writes) run one after the other.
+ */
 export async function loadStructure(db: Db, siteId: string): Promise<Structure> {
+  if (db.isTransaction) {
+    await forUpdate(db, db.selectFrom('sites').select('id').where('id', '=', siteId)).execute();
+  }
   const [groups, sections, siteSpaces] = await Promise.all([
     db.selectFrom('site_section_groups').selectAll().where('site_id', '=', siteId).execute(),
     db.selectFrom('site_sections').selectAll().where('site_id', '=', siteId).execute(),
