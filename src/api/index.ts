@@ -9,6 +9,11 @@ import memberRoutes from './members/routes.js';
 import openapiRoutes from './openapi/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import permissionRoutes from './permissions/routes.js';
+import shareLinkRoutes from './share-links/routes.js';
+import siteRedirectRoutes from './site-redirects/routes.js';
+import siteSectionRoutes from './site-sections/routes.js';
+import siteSpaceRoutes from './site-spaces/routes.js';
+import siteRoutes from './sites/routes.js';
 import spaceRoutes from './spaces/routes.js';
 import teamRoutes from './teams/routes.js';
 import translationRoutes from './translations/routes.js';
@@ -25,4 +30,9 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(integrationRoutes);
   await app.register(openapiRoutes);
   await app.register(translationRoutes);
+  await app.register(siteRoutes);
+  await app.register(siteSpaceRoutes);
+  await app.register(siteSectionRoutes);
+  await app.register(siteRedirectRoutes);
+  await app.register(shareLinkRoutes);
 }

@@ -2,7 +2,7 @@
  * Every difference between SQLite and PostgreSQL that the queries need lives here, so the
  * repositories stay dialect-free.
  */
-import { type Expression, type Kysely, PostgresAdapter, type SqlBool, sql } from 'kysely';
+import { type Expression, type Kysely, PostgresAdapter, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 
 export type DialectName = 'sqlite' | 'postgres';
 
@@ -48,4 +48,15 @@ export function isUniqueViolation(error: unknown): boolean {
  */
 export function forUpdateSkipLocked<QB extends { forUpdate(): QB; skipLocked(): QB }>(db: Kysely<any>, query: QB): QB {
   return dialectOf(db) === 'postgres' ? query.forUpdate().skipLocked() : query;
+}
+
+/**
+ * `query` locking the rows it reads until the transaction ends: `FOR UPDATE` on PostgreSQL. SQLite
+ * needs none: our single better-sqlite3 connection runs one transaction at a time.
+ */
+export function forUpdate<DB, TB extends keyof DB, O>(
+  db: Kysely<DB>,
+  query: SelectQueryBuilder<DB, TB, O>,
+): SelectQueryBuilder<DB, TB, O> {
+  return dialectOf(db as Kysely<unknown>) === 'postgres' ? query.forUpdate() : query;
 }

@@ -1,0 +1,145 @@
+import type { Static } from 'typebox';
+import { conflict } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import { type Page, paginate } from '../../core/paging.js';
+import { nowIso } from '../../core/time.js';
+import type { Db } from '../../db/database.js';
+import { containsInsensitive } from '../../db/dialect.js';
+import type { SiteRow, SpaceRow } from '../../db/schema.js';
+import { insertSiteSpace } from '../site-spaces/repo.js';
+import type { ListSitesQuery, SITE_TYPES, SITE_VISIBILITIES } from './schemas.js';
+import { slugify, uniqueSlug } from './structure.js';
+
+/** Sites of an organization, oldest first, with the list filters applied in SQL. */
+export async function listSites(
+  db: Db,
+  organizationId: string,
+  filters: Static<typeof ListSitesQuery>,
+): Promise<Page<SiteRow>> {
+  let q = db.selectFrom('sites').selectAll('sites').where('sites.organization_id', '=', organizationId);
+  if (filters.title) {
+    const title = filters.title;
+    q = q.where((eb) => containsInsensitive(eb.ref('sites.title'), title));
+  }
+  if (filters.published !== undefined) q = q.where('sites.published', '=', filters.published ? 1 : 0);
+  if (filters.type && filters.type.length > 0) q = q.where('sites.type', 'in', filters.type);
+  if (filters.space) {
+    const spaceId = filters.space;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('site_spaces')
+          .select('site_spaces.id')
+          .whereRef('site_spaces.site_id', '=', 'sites.id')
+          .where('site_spaces.space_id', '=', spaceId),
+      ),
+    );
+  }
+  return paginate(
+    q,
+    [
+      { column: 'sites.created_at', direction: 'asc', value: (r) => r.created_at },
+      { column: 'sites.id', direction: 'asc', value: (r) => r.id },
+    ],
+    filters,
+  );
+}
+
+/** Number of site spaces of each site in `siteIds` (the Site's `siteSpaces`). */
+export async function countSiteSpaces(db: Db, siteIds: string[]): Promise<Map<string, number>> {
+  const counts = new Map(siteIds.map((id) => [id, 0]));
+  if (siteIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('site_spaces')
+    .select(['site_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where('site_id', 'in', siteIds)
+    .groupBy('site_id')
+    .execute();
+  for (const row of rows) counts.set(row.site_id, Number(row.count));
+  return counts;
+}
+
+export async function findSite(db: Db, siteId: string): Promise<SiteRow | undefined> {
+  return db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+}
+
+async function takenBasenames(db: Db, organizationId: string): Promise<string[]> {
+  const rows = await db.selectFrom('sites').select('basename').where('organization_id', '=', organizationId).execute();
+  return rows.map((r) => r.basename);
+}
+
+/**
+ * Creates a site, with `spaces` (already authorized) as its first site spaces in that order; the
+ * first becomes the default. The basename is made from the title and is free in the organization.
+ */
+export async function createSite(
+  db: Db,
+  organizationId: string,
+  input: {
+    type?: (typeof SITE_TYPES)[number];
+    title?: string;
+    visibility?: (typeof SITE_VISIBILITIES)[number];
+  },
+  spaces: Array<Pick<SpaceRow, 'id' | 'title'>>,
+): Promise<SiteRow> {
+  return db.transaction().execute(async (trx) => {
+    const now = nowIso();
+    const title = input.title ?? 'Untitled site';
+    const site: SiteRow = {
+      id: newId(),
+      organization_id: organizationId,
+      type: input.type ?? 'basic',
+      title,
+      basename: uniqueSlug(slugify(title, 'site'), await takenBasenames(trx, organizationId)),
+      hostname: null,
+      proxy: null,
+      visibility: input.visibility ?? 'public',
+      published: 0,
+      adaptive_content: 0,
+      ads_status: 'pending',
+      customization: null,
+      created_at: now,
+      updated_at: now,
+    };
+    await trx.insertInto('sites').values(site).execute();
+    for (const space of spaces) await insertSiteSpace(trx, site.id, space, null);
+    return site;
+  });
+}
+
+/** Applies the plain fields of an update; a basename used by another site of the organization is a 409. */
+export async function updateSite(
+  db: Db,
+  site: SiteRow,
+  patch: {
+    title?: string;
+    visibility?: string;
+    basename?: string;
+    adaptiveContent?: { enabled: boolean };
+    proxy?: string | null;
+    published?: boolean;
+  },
+): Promise<void> {
+  if (patch.basename !== undefined && patch.basename !== site.basename) {
+    const taken = await db
+      .selectFrom('sites')
+      .select('id')
+      .where('organization_id', '=', site.organization_id)
+      .where('basename', '=', patch.basename)
+      .executeTakeFirst();
+    if (taken) throw conflict(`body/basename "${patch.basename}" is already used by another site of the organization`);
+  }
+  const set: Partial<SiteRow> = { updated_at: nowIso() };
+  if (patch.title !== undefined) set.title = patch.title;
+  if (patch.visibility !== undefined) set.visibility = patch.visibility;
+  if (patch.basename !== undefined) set.basename = patch.basename;
+  if (patch.adaptiveContent !== undefined) set.adaptive_content = patch.adaptiveContent.enabled ? 1 : 0;
+  if (patch.proxy !== undefined) set.proxy = patch.proxy;
+  if (patch.published !== undefined) set.published = patch.published ? 1 : 0;
+  await db.updateTable('sites').set(set).where('id', '=', site.id).execute();
+}
+
+/** Deletes a site; its site spaces, sections, groups, redirects and share links go with it (cascade). */
+export async function deleteSite(db: Db, siteId: string): Promise<void> {
+  await db.deleteFrom('sites').where('id', '=', siteId).execute();
+}

@@ -1,0 +1,119 @@
+import { type TSchema, Type } from 'typebox';
+import { PageQuery } from '../../core/paging.js';
+import { Params, StringEnum, Timestamp } from '../../core/schemas.js';
+
+/**
+ * `schema` without its `$id`, for schemas a response embeds more than once (a section group lists
+ * its sections twice, every site space embeds a Space): Fastify refuses an `$id` seen twice in one
+ * response schema.
+ */
+export function inline<T extends TSchema>(schema: T): T {
+  const { $id: _id, ...rest } = schema as T & { $id?: string };
+  return rest as T;
+}
+
+/**
+ * `schema` (a string schema) or null, as one `type: ['string', 'null']` schema. The app's Ajv coerces
+ * types, so in a union `null` would become `""` for the string branch (and `""` null for the other)
+ * before the string's constraints apply.
+ */
+export function NullableString<T extends TSchema>(schema: T) {
+  return Type.Unsafe<string | null>({ ...(schema as object), type: ['string', 'null'] });
+}
+
+export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
+export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
+export const ADS_STATUSES = ['pending', 'in-review', 'live', 'rejected', 'disabled'] as const;
+
+export const SiteType = StringEnum(SITE_TYPES);
+export const SiteVisibility = StringEnum(SITE_VISIBILITIES);
+export const SiteTitle = Type.String({ minLength: 2, maxLength: 128 });
+export const SiteBasename = Type.String({ minLength: 1, maxLength: 100 });
+/** A proxy origin: host and path, no scheme (the official `SiteProxyOrigin`). */
+export const SiteProxyOrigin = Type.String({
+  maxLength: 512,
+  pattern: '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$',
+  description: 'Proxy URL without scheme, e.g. `example.com/docs`',
+});
+
+/** Path parameters shared by every operation on one site. */
+export const SiteParams = Type.Object({ organizationId: Params.organizationId, siteId: Type.String({ minLength: 1 }) });
+export const OrgParams = Type.Object({ organizationId: Params.organizationId });
+
+/** `shareKey` of the operations that return published URLs. */
+export const ShareKeyQuery = {
+  shareKey: Type.Optional(
+    Type.String({ minLength: 1, description: 'Key of an active share link, to resolve published URLs' }),
+  ),
+};
+
+export const Site = Type.Object(
+  {
+    object: Type.Literal('site'),
+    id: Type.String(),
+    type: SiteType,
+    appliedType: SiteType,
+    title: Type.String(),
+    hostname: Type.Optional(Type.String()),
+    basename: Type.String(),
+    proxy: Type.Optional(Type.Object({ origin: Type.String(), target: Type.String() })),
+    visibility: SiteVisibility,
+    defaultLevel: Type.Literal('inherit'),
+    permissions: Type.Object({
+      view: Type.Boolean(),
+      access: Type.Boolean(),
+      edit: Type.Boolean(),
+      create: Type.Boolean(),
+      admin: Type.Boolean(),
+      installIntegration: Type.Boolean(),
+      viewAdaptiveSchema: Type.Boolean(),
+      editAdaptiveSchema: Type.Boolean(),
+    }),
+    published: Type.Boolean(),
+    siteSpaces: Type.Number(),
+    createdAt: Timestamp,
+    adaptiveContent: Type.Object({ enabled: Type.Boolean() }),
+    ads: Type.Object({ status: StringEnum(ADS_STATUSES), submittable: Type.Optional(Type.Boolean()) }),
+    features: Type.Array(Type.Object({ id: Type.String(), plan: SiteType, frozen: Type.Boolean() })),
+    urls: Type.Object({
+      location: Type.String(),
+      app: Type.String(),
+      preview: Type.String(),
+      published: Type.Optional(Type.String()),
+    }),
+  },
+  { $id: 'Site' },
+);
+
+export const ListSitesQuery = Type.Object({
+  ...PageQuery,
+  space: Type.Optional(Type.String({ minLength: 1, description: 'Only sites publishing this space' })),
+  title: Type.Optional(Type.String({ description: 'Only sites whose title contains this (case-insensitive)' })),
+  published: Type.Optional(Type.Boolean()),
+  type: Type.Optional(Type.Array(SiteType, { description: 'Only sites of these types' })),
+});
+
+export const CreateSiteBody = Type.Object(
+  {
+    type: Type.Optional(SiteType),
+    title: Type.Optional(SiteTitle),
+    visibility: Type.Optional(SiteVisibility),
+    spaces: Type.Optional(
+      Type.Array(Type.String({ minLength: 1 }), { maxItems: 100, description: 'Spaces to add as site spaces' }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateSiteBody = Type.Object(
+  {
+    title: Type.Optional(SiteTitle),
+    visibility: Type.Optional(SiteVisibility),
+    basename: Type.Optional(SiteBasename),
+    adaptiveContent: Type.Optional(Type.Object({ enabled: Type.Boolean() }, { additionalProperties: false })),
+    defaultSiteSpace: Type.Optional(Type.String({ minLength: 1 })),
+    defaultSiteSection: Type.Optional(Type.String({ minLength: 1 })),
+    proxy: Type.Optional(NullableString(SiteProxyOrigin)),
+  },
+  { additionalProperties: false },
+);

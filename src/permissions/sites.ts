@@ -1,0 +1,100 @@
+/**
+ * Who may do what on a docs site. Sites belong to the organization, not to the content tree, so the
+ * organization role decides:
+ * - `read` and above (members who are not guests) see sites; to everyone else a site does not exist (404);
+ * - `create` and above create sites and change them (settings, site spaces, sections, redirects,
+ *   customization);
+ * - `admin` deletes them, publishes and unpublishes them and manages their share links.
+ * A member who can see the site but lacks the role gets a 403.
+ */
+import { forbidden, notFound } from '../core/errors.js';
+import type { Role } from '../core/schemas.js';
+import type { Db } from '../db/database.js';
+import type { SiteRow, SpaceRow } from '../db/schema.js';
+import { authorizeSpace } from './content.js';
+import { findMembership } from './organization.js';
+import { atLeast } from './roles.js';
+
+/** What each kind of site operation needs. */
+export type SiteAction = 'read' | 'write' | 'admin';
+
+const NEEDED: Record<SiteAction, Role> = { read: 'read', write: 'create', admin: 'admin' };
+
+export interface AuthorizedSite {
+  site: SiteRow;
+  /** The caller's organization role (never a guest's null: guests do not see sites). */
+  role: Role;
+}
+
+/** The caller's organization role if they may do `action` on the organization's sites (404 / 403 otherwise). */
+export async function authorizeSites(
+  db: Db,
+  userId: string,
+  organizationId: string,
+  action: SiteAction,
+  what: string,
+): Promise<Role> {
+  const membership = await findMembership(db, organizationId, userId);
+  if (!membership?.role || membership.disabled) throw notFound(`organization ${organizationId} not found`);
+  if (!atLeast(membership.role, NEEDED[action])) {
+    throw forbidden(`you need the ${NEEDED[action]} role in the organization to ${what}`);
+  }
+  return membership.role;
+}
+
+/** The site `siteId` of `organizationId` if the caller may do `action` on it (404 / 403 otherwise). */
+export async function authorizeSite(
+  db: Db,
+  userId: string,
+  organizationId: string,
+  siteId: string,
+  action: SiteAction,
+  what: string,
+): Promise<AuthorizedSite> {
+  const membership = await findMembership(db, organizationId, userId);
+  const visible = membership !== null && membership.role !== null && !membership.disabled;
+  const site = visible
+    ? await db
+        .selectFrom('sites')
+        .selectAll()
+        .where('id', '=', siteId)
+        .where('organization_id', '=', organizationId)
+        .executeTakeFirst()
+    : undefined;
+  if (!site || !membership?.role) throw notFound(`site ${siteId} not found`);
+  if (!atLeast(membership.role, NEEDED[action])) {
+    throw forbidden(`you need the ${NEEDED[action]} role in the organization to ${what}`);
+  }
+  return { site, role: membership.role };
+}
+
+/** The Site `permissions` flags for an organization role. */
+export function siteFlags(role: Role | null) {
+  const create = atLeast(role, 'create');
+  const admin = atLeast(role, 'admin');
+  return {
+    view: atLeast(role, 'read'),
+    access: atLeast(role, 'read'),
+    edit: atLeast(role, 'edit'),
+    create,
+    admin,
+    installIntegration: admin,
+    viewAdaptiveSchema: atLeast(role, 'read'),
+    editAdaptiveSchema: admin,
+  };
+}
+
+/**
+ * A space the caller may publish on a site of `organizationId`: it must exist, not be deleted, belong
+ * to that organization and be readable by the caller — otherwise it does not exist for them (404).
+ */
+export async function requireSpaceForSite(
+  db: Db,
+  userId: string,
+  organizationId: string,
+  spaceId: string,
+): Promise<SpaceRow> {
+  const { row } = await authorizeSpace(db, userId, spaceId, 'read', 'publish it');
+  if (row.organization_id !== organizationId) throw notFound(`space ${spaceId} not found`);
+  return row;
+}

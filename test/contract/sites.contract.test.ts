@@ -1,0 +1,464 @@
+/**
+ * Contract test of the sites areas (sites, publishing, published profile, customization, site
+ * spaces, sections and section groups, redirects, share links, the site permissions aggregate): every
+ * operation is driven through the official `@gitbook/api` client against a listening server, and every
+ * body is validated against the official OpenAPI document. The two section-group operations the
+ * official document does not have are called with fetch and their bodies validated against its
+ * `SiteSectionGroup` schema.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GitBookAPI, official } from './official.js';
+import { type ContractServer, startContractServer } from './server.js';
+import { expectApiError, expectConforms, expectOperationsCovered, validateAgainst } from './validate.js';
+
+const SITE_OPERATIONS = [
+  'listSites',
+  'createSite',
+  'getSiteById',
+  'updateSiteById',
+  'deleteSiteById',
+  'publishSite',
+  'unpublishSite',
+  'getPublishedContentSite',
+  'getSiteCustomizationById',
+  'updateSiteCustomizationById',
+  'getSiteSpaceCustomizationById',
+  'overrideSiteSpaceCustomizationById',
+  'deleteSiteSpaceCustomizationById',
+  'listPermissionsAggregateInSite',
+  'listSiteSpaces',
+  'addSpaceToSite',
+  'updateSiteSpaceById',
+  'deleteSiteSpaceById',
+  'moveSiteSpace',
+  'listSiteSections',
+  'addSectionToSite',
+  'updateSiteSectionById',
+  'deleteSiteSectionById',
+  'moveSiteSection',
+  'listSiteSectionGroups',
+  'addSectionGroupToSite',
+  'updateSiteSectionGroupById',
+  'deleteSiteSectionGroupById',
+  'moveSiteSectionGroup',
+  'listSiteRedirects',
+  'createSiteRedirect',
+  'updateSiteRedirectById',
+  'deleteSiteRedirectById',
+  'getSiteRedirectBySource',
+  'listSiteShareLinks',
+  'createSiteShareLink',
+  'updateSiteShareLinkById',
+  'deleteSiteShareLinkById',
+] as const;
+
+let server: ContractServer;
+beforeAll(async () => {
+  server = await startContractServer();
+});
+afterAll(async () => server?.close());
+
+interface Fixture {
+  orgId: string;
+  token: string;
+  api: GitBookAPI;
+  spaces: string[];
+  siteId: string;
+}
+
+/** An organization with an admin client, three spaces and a site publishing the first two. */
+async function fixture(
+  options: { visibility?: (typeof official.SiteVisibility)[keyof typeof official.SiteVisibility] } = {},
+): Promise<Fixture> {
+  const { id, admin } = await server.harness.org();
+  const api = server.client(admin.token);
+  const spaces: string[] = [];
+  for (const title of ['Guide', 'Reference', 'Changelog']) {
+    spaces.push((await admin.client.post(`/v1/orgs/${id}/spaces`, { title })).body.id);
+  }
+  const site = await expectConforms(
+    'createSite',
+    api.orgs.createSite(id, {
+      title: 'Docs',
+      type: official.SiteType.Premium,
+      visibility: options.visibility ?? official.SiteVisibility.Public,
+      spaces: spaces.slice(0, 2),
+    }),
+    201,
+  );
+  expect(site.headers.get('location')).toBe(`http://bindery.test/v1/orgs/${id}/sites/${site.data.id}`);
+  return { orgId: id, token: admin.token, api, spaces, siteId: site.data.id };
+}
+
+describe('sites', () => {
+  it('createSite, getSiteById, listSites with filters, updateSiteById, deleteSiteById', async () => {
+    const f = await fixture();
+    const got = await expectConforms('getSiteById', f.api.orgs.getSiteById(f.orgId, f.siteId), 200);
+    expect(got.data).toMatchObject({ title: 'Docs', type: 'premium', siteSpaces: 2 });
+    await expectConforms('createSite', f.api.orgs.createSite(f.orgId, {}), 201);
+    const all = await expectConforms('listSites', f.api.orgs.listSites(f.orgId, { limit: 1 }), 200);
+    expect(all.data.count).toBe(2);
+    expect(all.data.next?.page).toBeTruthy();
+    const filtered = await expectConforms(
+      'listSites',
+      f.api.orgs.listSites(f.orgId, {
+        space: f.spaces[0],
+        title: 'doc',
+        published: false,
+        type: [official.SiteType.Premium, official.SiteType.Ultimate],
+      }),
+      200,
+    );
+    expect(filtered.data.items.map((s) => s.id)).toEqual([f.siteId]);
+    const updated = await expectConforms(
+      'updateSiteById',
+      f.api.orgs.updateSiteById(f.orgId, f.siteId, {
+        title: 'Handbook',
+        visibility: official.SiteVisibility.Unlisted,
+        basename: 'handbook',
+        adaptiveContent: { enabled: true },
+        proxy: 'example.com/docs',
+      }),
+      200,
+    );
+    expect(updated.data).toMatchObject({
+      title: 'Handbook',
+      basename: 'handbook',
+      proxy: { origin: 'example.com/docs' },
+    });
+    await expectConforms('updateSiteById', f.api.orgs.updateSiteById(f.orgId, f.siteId, { proxy: null }), 200);
+    await expectApiError('updateSiteById', f.api.orgs.updateSiteById(f.orgId, f.siteId, { title: 'x' }), 400);
+    await expectConforms('deleteSiteById', f.api.orgs.deleteSiteById(f.orgId, f.siteId), 204);
+    await expectApiError('getSiteById', f.api.orgs.getSiteById(f.orgId, f.siteId), 404);
+  });
+
+  it('publishSite, unpublishSite, getPublishedContentSite (site spaces, then sections)', async () => {
+    const f = await fixture({ visibility: official.SiteVisibility.ShareLink });
+    const published = await expectConforms('publishSite', f.api.orgs.publishSite(f.orgId, f.siteId), 200);
+    expect((published.data as { published: boolean }).published).toBe(true);
+    const link = await expectConforms(
+      'createSiteShareLink',
+      f.api.orgs.createSiteShareLink(f.orgId, f.siteId, { name: 'Partners' }),
+      201,
+    );
+    const shareKey = new URL(link.data.urls.published as string).searchParams.get('share') as string;
+    const flat = await expectConforms(
+      'getPublishedContentSite',
+      f.api.orgs.getPublishedContentSite(f.orgId, f.siteId, { shareKey }),
+      200,
+    );
+    expect(flat.data.structure.type).toBe('siteSpaces');
+    expect(flat.data.site.urls.published).toContain(`share=${shareKey}`);
+    await f.api.orgs.addSectionToSite(f.orgId, f.siteId, { spaceId: f.spaces[2] as string, title: 'Changelog' });
+    await f.api.orgs.addSectionGroupToSite(f.orgId, f.siteId, { title: 'More' });
+    const sections = await expectConforms(
+      'getPublishedContentSite',
+      f.api.orgs.getPublishedContentSite(f.orgId, f.siteId),
+      200,
+    );
+    expect(sections.data.structure.type).toBe('sections');
+    expect(sections.data.structure.structure).toHaveLength(3);
+    await expectApiError('getPublishedContentSite', f.api.orgs.getPublishedContentSite(f.orgId, 'nope'), 404);
+    const unpublished = await expectConforms('unpublishSite', f.api.orgs.unpublishSite(f.orgId, f.siteId), 200);
+    expect(unpublished.data.published).toBe(false);
+  });
+
+  it('site and site-space customization', async () => {
+    const f = await fixture();
+    await expectConforms('getSiteCustomizationById', f.api.orgs.getSiteCustomizationById(f.orgId, f.siteId), 200);
+    const put = await expectConforms(
+      'updateSiteCustomizationById',
+      f.api.orgs.updateSiteCustomizationById(f.orgId, f.siteId, {
+        title: 'Handbook',
+        styling: {
+          theme: official.CustomizationTheme.Bold,
+          primaryColor: { light: '#ff0000', dark: '#00ff00' },
+        },
+        announcement: {
+          enabled: true,
+          message: 'Hello',
+          style: 'info',
+          link: { title: 'More', to: { kind: 'url', url: 'https://acme.test' } },
+        },
+        header: { links: [{ title: 'Home', to: { kind: 'url', url: 'https://acme.test' }, links: [] }] },
+        footer: { groups: [{ title: 'About', links: [] }], copyright: '© Acme' },
+        privacyPolicy: { url: 'https://acme.test/privacy' },
+      } as never),
+      200,
+    );
+    expect(put.data.title).toBe('Handbook');
+    const siteSpaces = await f.api.orgs.listSiteSpaces(f.orgId, f.siteId);
+    const siteSpaceId = siteSpaces.data.items[0]?.id as string;
+    await expectConforms(
+      'getSiteSpaceCustomizationById',
+      f.api.orgs.getSiteSpaceCustomizationById(f.orgId, f.siteId, siteSpaceId),
+      200,
+    );
+    const override = await expectConforms(
+      'overrideSiteSpaceCustomizationById',
+      f.api.orgs.overrideSiteSpaceCustomizationById(f.orgId, f.siteId, siteSpaceId, {
+        title: 'Variant',
+        styling: { corners: official.CustomizationCorners.Straight, theme: null },
+        feedback: { enabled: true },
+      }),
+      200,
+    );
+    expect(override.data).toMatchObject({ title: 'Variant', styling: { theme: 'bold', corners: 'straight' } });
+    await expectConforms(
+      'deleteSiteSpaceCustomizationById',
+      f.api.orgs.deleteSiteSpaceCustomizationById(f.orgId, f.siteId, siteSpaceId),
+      204,
+    );
+    await expectApiError(
+      'updateSiteCustomizationById',
+      f.api.orgs.updateSiteCustomizationById(f.orgId, f.siteId, { styling: { theme: 'neon' } } as never),
+      400,
+    );
+  });
+
+  it('listPermissionsAggregateInSite', async () => {
+    const f = await fixture();
+    const reader = await server.harness.member(f.orgId, 'read');
+    const res = await expectConforms(
+      'listPermissionsAggregateInSite',
+      server.client(reader.token).orgs.listPermissionsAggregateInSite(f.orgId, f.siteId),
+      200,
+    );
+    expect(res.data.count).toBe(2);
+    expect(res.data.items[0]?.origin).toEqual({ type: 'space', space: f.spaces[0] });
+    const outsider = await server.harness.user();
+    await expectApiError(
+      'listPermissionsAggregateInSite',
+      server.client(outsider.token).orgs.listPermissionsAggregateInSite(f.orgId, f.siteId),
+      404,
+    );
+  });
+});
+
+describe('site spaces', () => {
+  it('listSiteSpaces, addSpaceToSite, updateSiteSpaceById, moveSiteSpace, deleteSiteSpaceById', async () => {
+    const f = await fixture();
+    const added = await expectConforms(
+      'addSpaceToSite',
+      f.api.orgs.addSpaceToSite(f.orgId, f.siteId, { spaceId: f.spaces[2] as string }),
+      201,
+    );
+    expect(added.data.default).toBe(false);
+    const list = await expectConforms('listSiteSpaces', f.api.orgs.listSiteSpaces(f.orgId, f.siteId), 200);
+    expect(list.data.count).toBe(3);
+    const defaults = await expectConforms(
+      'listSiteSpaces',
+      f.api.orgs.listSiteSpaces(f.orgId, f.siteId, { default: true }),
+      200,
+    );
+    expect(defaults.data.items).toHaveLength(1);
+    const updated = await expectConforms(
+      'updateSiteSpaceById',
+      f.api.orgs.updateSiteSpaceById(f.orgId, f.siteId, added.data.id, {
+        path: 'changes',
+        condition: 'visitor.claims.beta === true',
+      }),
+      200,
+    );
+    expect(updated.data).toMatchObject({ path: 'changes', condition: 'visitor.claims.beta === true' });
+    await expectApiError(
+      'updateSiteSpaceById',
+      f.api.orgs.updateSiteSpaceById(f.orgId, f.siteId, added.data.id, { condition: 'a &&' }),
+      400,
+    );
+    const first = list.data.items[0]?.id as string;
+    const moved = await expectConforms(
+      'moveSiteSpace',
+      f.api.orgs.moveSiteSpace(f.orgId, f.siteId, added.data.id, {
+        position: { before: { type: 'site-space', siteSpace: first } },
+      }),
+      200,
+    );
+    expect(moved.data.id).toBe(added.data.id);
+    await expectApiError('moveSiteSpace', f.api.orgs.moveSiteSpace(f.orgId, f.siteId, 'nope', {}), 404);
+    await expectConforms('deleteSiteSpaceById', f.api.orgs.deleteSiteSpaceById(f.orgId, f.siteId, first), 204);
+    const after = await f.api.orgs.listSiteSpaces(f.orgId, f.siteId, { default: true });
+    expect(after.data.items).toHaveLength(1);
+  });
+});
+
+describe('site sections and section groups', () => {
+  it('sections: add, list, update, move, delete', async () => {
+    const f = await fixture();
+    const added = await expectConforms(
+      'addSectionToSite',
+      f.api.orgs.addSectionToSite(f.orgId, f.siteId, {
+        spaceId: f.spaces[2] as string,
+        title: 'Changelog',
+        icon: 'clock',
+      }),
+      201,
+    );
+    const list = await expectConforms('listSiteSections', f.api.orgs.listSiteSections(f.orgId, f.siteId), 200);
+    expect(list.data.items.map((s) => s.title)).toEqual(['Docs', 'Changelog']);
+    const updated = await expectConforms(
+      'updateSiteSectionById',
+      f.api.orgs.updateSiteSectionById(f.orgId, f.siteId, added.data.id, {
+        title: 'Releases',
+        path: 'releases',
+        description: 'What changed',
+        condition: 'true',
+      }),
+      200,
+    );
+    expect(updated.data.path).toBe('releases');
+    const first = list.data.items[0]?.id as string;
+    await expectConforms(
+      'moveSiteSection',
+      f.api.orgs.moveSiteSection(f.orgId, f.siteId, added.data.id, {
+        position: { before: { type: 'site-section', siteSection: first } },
+      }),
+      200,
+    );
+    await expectApiError(
+      'moveSiteSection',
+      f.api.orgs.moveSiteSection(f.orgId, f.siteId, added.data.id, {
+        position: { before: { type: 'site-section', siteSection: 'nope' } },
+      }),
+      400,
+    );
+    await expectConforms(
+      'deleteSiteSectionById',
+      f.api.orgs.deleteSiteSectionById(f.orgId, f.siteId, added.data.id),
+      204,
+    );
+  });
+
+  it('groups: add, list, update, move, add and remove a section (fetch), delete', async () => {
+    const f = await fixture();
+    const section = await f.api.orgs.addSectionToSite(f.orgId, f.siteId, {
+      spaceId: f.spaces[2] as string,
+      title: 'Changelog',
+    });
+    const group = await expectConforms(
+      'addSectionGroupToSite',
+      f.api.orgs.addSectionGroupToSite(f.orgId, f.siteId, { title: 'More', icon: 'book', sections: [section.data.id] }),
+      201,
+    );
+    expect(group.data.sections.map((s) => s.id)).toEqual([section.data.id]);
+    const list = await expectConforms(
+      'listSiteSectionGroups',
+      f.api.orgs.listSiteSectionGroups(f.orgId, f.siteId),
+      200,
+    );
+    expect(list.data.count).toBe(1);
+    await expectConforms(
+      'updateSiteSectionGroupById',
+      f.api.orgs.updateSiteSectionGroupById(f.orgId, f.siteId, group.data.id, { title: 'Extras', icon: null }),
+      200,
+    );
+    const sections = await f.api.orgs.listSiteSections(f.orgId, f.siteId);
+    await expectConforms(
+      'moveSiteSectionGroup',
+      f.api.orgs.moveSiteSectionGroup(f.orgId, f.siteId, group.data.id, {
+        position: { before: { type: 'site-section', id: sections.data.items[0]?.id as string } },
+      }),
+      200,
+    );
+
+    // Not in the official document: fetch, and validate against its SiteSectionGroup schema.
+    const base = `${server.endpoint}/v1/orgs/${f.orgId}/sites/${f.siteId}/section-groups/${group.data.id}/sections`;
+    const headers = { authorization: `Bearer ${f.token}`, 'content-type': 'application/json' };
+    const removed = await fetch(`${base}/${section.data.id}`, { method: 'DELETE', headers });
+    expect(removed.status).toBe(204);
+    const re = await fetch(base, { method: 'POST', headers, body: JSON.stringify({ sectionId: section.data.id }) });
+    expect(re.status).toBe(200);
+    const body = await re.json();
+    expect(validateAgainst('#/components/schemas/SiteSectionGroup', body)).toEqual([]);
+    expect(body.sections.map((s: { id: string }) => s.id)).toEqual([section.data.id]);
+    const missing = await fetch(`${base}/nope`, { method: 'DELETE', headers });
+    expect(missing.status).toBe(404);
+    expect(validateAgainst('#/components/schemas/Error', await missing.json())).toEqual([]);
+
+    await expectConforms(
+      'deleteSiteSectionGroupById',
+      f.api.orgs.deleteSiteSectionGroupById(f.orgId, f.siteId, group.data.id),
+      204,
+    );
+  });
+});
+
+describe('redirects and share links', () => {
+  it('redirects: create, list, update, resolve, delete', async () => {
+    const f = await fixture();
+    const siteSpaces = await f.api.orgs.listSiteSpaces(f.orgId, f.siteId);
+    const target = siteSpaces.data.items[1]?.id as string;
+    const created = await expectConforms(
+      'createSiteRedirect',
+      f.api.orgs.createSiteRedirect(f.orgId, f.siteId, {
+        source: '/old/reference',
+        destination: { kind: 'site-space', siteSpaceId: target },
+      }),
+      201,
+    );
+    await expectConforms('listSiteRedirects', f.api.orgs.listSiteRedirects(f.orgId, f.siteId), 200);
+    await expectConforms(
+      'updateSiteRedirectById',
+      f.api.orgs.updateSiteRedirectById(f.orgId, f.siteId, created.data.id, { source: '/older/reference' }),
+      200,
+    );
+    const resolved = await expectConforms(
+      'getSiteRedirectBySource',
+      f.api.orgs.getSiteRedirectBySource(f.orgId, f.siteId, { source: '/older/reference' }),
+      200,
+    );
+    expect(resolved.data.target).toMatch(/\/docs\/reference$/);
+    await expectApiError(
+      'getSiteRedirectBySource',
+      f.api.orgs.getSiteRedirectBySource(f.orgId, f.siteId, { source: '/unknown' }),
+      404,
+    );
+    await expectApiError(
+      'createSiteRedirect',
+      f.api.orgs.createSiteRedirect(f.orgId, f.siteId, {
+        source: '/older/reference',
+        destination: { kind: 'site-space', siteSpaceId: target },
+      }),
+      409,
+    );
+    await expectConforms(
+      'deleteSiteRedirectById',
+      f.api.orgs.deleteSiteRedirectById(f.orgId, f.siteId, created.data.id),
+      204,
+    );
+  });
+
+  it('share links: create, list, update, delete; admins only', async () => {
+    const f = await fixture({ visibility: official.SiteVisibility.ShareLink });
+    const link = await expectConforms(
+      'createSiteShareLink',
+      f.api.orgs.createSiteShareLink(f.orgId, f.siteId, { name: 'Partners' }),
+      201,
+    );
+    const list = await expectConforms('listSiteShareLinks', f.api.orgs.listSiteShareLinks(f.orgId, f.siteId), 200);
+    expect(list.data.items).toHaveLength(1);
+    const off = await expectConforms(
+      'updateSiteShareLinkById',
+      f.api.orgs.updateSiteShareLinkById(f.orgId, f.siteId, link.data.id, { active: false }),
+      200,
+    );
+    expect(off.data.active).toBe(false);
+    const reader = await server.harness.member(f.orgId, 'read');
+    await expectApiError(
+      'listSiteShareLinks',
+      server.client(reader.token).orgs.listSiteShareLinks(f.orgId, f.siteId),
+      403,
+    );
+    await expectConforms(
+      'deleteSiteShareLinkById',
+      f.api.orgs.deleteSiteShareLinkById(f.orgId, f.siteId, link.data.id),
+      204,
+    );
+  });
+});
+
+describe('coverage', () => {
+  it('validated every operation of these areas', () => {
+    expectOperationsCovered(SITE_OPERATIONS);
+  });
+});
