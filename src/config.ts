@@ -14,6 +14,8 @@ export interface Config {
   logLevel: string;
   /** Largest accepted request body, in bytes. */
   bodyLimit: number;
+  /** Let server-side fetches (imports, files by URL) reach private, loopback and link-local addresses. */
+  fetchAllowPrivate: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -67,6 +69,13 @@ function parsePositiveInt(name: string, raw: string | undefined, fallback: numbe
   return value;
 }
 
+function parseBoolean(name: string, raw: string | undefined, fallback: boolean): boolean {
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(true|1|yes)$/i.test(raw)) return true;
+  if (/^(false|0|no)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
 /** Reads the configuration from `env`; throws {@link ConfigError} naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
@@ -85,5 +94,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     logLevel,
     bodyLimit: parsePositiveInt('BODY_LIMIT', env.BODY_LIMIT, 10 * 1024 * 1024),
+    fetchAllowPrivate: parseBoolean('FETCH_ALLOW_PRIVATE', env.FETCH_ALLOW_PRIVATE, false),
   };
 }

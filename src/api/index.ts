@@ -3,7 +3,10 @@
  * and response shaping (`present.ts`).
  */
 import type { App } from '../app.js';
+import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
+import contentRoutes from './content/routes.js';
+import { RevisionPage } from './content/schemas.js';
 import memberRoutes from './members/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import permissionRoutes from './permissions/routes.js';
@@ -19,4 +22,8 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(spaceRoutes);
   await app.register(collectionRoutes);
   await app.register(permissionRoutes);
+  // Shared by the content and change-request areas (pages nest pages).
+  app.addSchema(RevisionPage);
+  await app.register(changeRequestRoutes);
+  await app.register(contentRoutes);
 }
