@@ -37,23 +37,6 @@ function hasMark(leaf: Leaf, mark: MarkType): boolean {
   return leaf.marks.some((m) => m.type === mark);
 }
 
-/** Whitespace at the edges of a marked leaf moves outside the mark (CommonMark cannot express it inside). */
-function splitEdges(leaves: Leaf[]): Leaf[] {
-  const out: Leaf[] = [];
-  for (const leaf of leaves) {
-    const marked = leaf.marks.length > 0 && !hasMark(leaf, 'code');
-    const match = marked ? /^(\s*)([\s\S]*?)(\s*)$/.exec(leaf.text) : null;
-    if (!match || (!match[1] && !match[3])) {
-      out.push(leaf);
-      continue;
-    }
-    if (match[1]) out.push({ ...leaf, text: match[1], marks: [] });
-    if (match[2]) out.push({ ...leaf, text: match[2] });
-    if (match[3]) out.push({ ...leaf, text: match[3], marks: [] });
-  }
-  return out;
-}
-
 /** Nests marks so that runs sharing an outer mark share one mdast node (`**a*b***`, not `**a****b**`). */
 function buildMarks(leaves: Leaf[], level: number): PhrasingContent[] {
   const mark = MARK_ORDER[level];
@@ -64,12 +47,46 @@ function buildMarks(leaves: Leaf[], level: number): PhrasingContent[] {
     const on = hasMark(leaves[i] as Leaf, mark);
     let j = i;
     while (j < leaves.length && hasMark(leaves[j] as Leaf, mark) === on) j++;
-    const inner = buildMarks(leaves.slice(i, j), level + 1);
-    if (!on) out.push(...inner);
-    else if (mark === 'bold') out.push({ type: 'strong', children: inner });
-    else if (mark === 'italic') out.push({ type: 'emphasis', children: inner });
-    else out.push({ type: 'delete', children: inner });
+    const run = leaves.slice(i, j);
     i = j;
+    if (!on) {
+      out.push(...buildMarks(run, level + 1));
+      continue;
+    }
+    // Whitespace at the edges of a marked run moves outside the mark (CommonMark cannot open or
+    // close emphasis next to it).
+    const text = run.map((l) => l.text).join('');
+    const lead = /^\s*/.exec(text)?.[0] ?? '';
+    const trail = text.length > lead.length ? (/\s*$/.exec(text)?.[0] ?? '') : '';
+    if (lead) out.push(...leafContent({ object: 'leaf', text: lead, marks: [] }));
+    const trimmed = trimRun(run, lead.length, trail.length);
+    if (trimmed.length > 0) {
+      const inner = buildMarks(trimmed, level + 1);
+      if (mark === 'bold') out.push({ type: 'strong', children: inner });
+      else if (mark === 'italic') out.push({ type: 'emphasis', children: inner });
+      else out.push({ type: 'delete', children: inner });
+    }
+    if (trail) out.push(...leafContent({ object: 'leaf', text: trail, marks: [] }));
+  }
+  return out;
+}
+
+/** The leaves without `head` characters at the start and `tail` at the end. */
+function trimRun(run: Leaf[], head: number, tail: number): Leaf[] {
+  const out = run.map((l) => ({ ...l }));
+  for (let left = head; left > 0 && out.length > 0; ) {
+    const first = out[0] as Leaf;
+    const cut = Math.min(left, first.text.length);
+    first.text = first.text.slice(cut);
+    left -= cut;
+    if (!first.text) out.shift();
+  }
+  for (let left = tail; left > 0 && out.length > 0; ) {
+    const last = out[out.length - 1] as Leaf;
+    const cut = Math.min(left, last.text.length);
+    last.text = last.text.slice(0, last.text.length - cut);
+    left -= cut;
+    if (!last.text) out.pop();
   }
   return out;
 }
@@ -88,7 +105,12 @@ function phrasing(nodes: ReadonlyArray<Inline>): PhrasingContent[] {
   const out: PhrasingContent[] = [];
   for (const node of nodes) {
     if (node.object === 'text') {
-      out.push(...buildMarks(splitEdges(node.leaves.filter((l) => l.text !== '')), 0));
+      out.push(
+        ...buildMarks(
+          node.leaves.filter((l) => l.text !== ''),
+          0,
+        ),
+      );
     } else if (node.type === 'link') {
       out.push({ type: 'link', url: refToUrl(node.data.ref), children: phrasing(node.nodes) });
     } else if (node.type === 'inline-image') {
