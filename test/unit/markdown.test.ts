@@ -1,10 +1,10 @@
 /** Document ⇄ Markdown: every construct survives both directions. */
 import { describe, expect, it } from 'vitest';
-import type { Block, JsonDocument } from '../../src/content/document.js';
+import type { Block, JsonDocument, MarkType } from '../../src/content/document.js';
 import { extractLinks } from '../../src/content/links.js';
 import { documentToMarkdown, markdownToDocument, splitFrontmatter } from '../../src/content/markdown.js';
 
-const text = (value: string, marks: string[] = []) => ({
+const text = (value: string, marks: MarkType[] = []) => ({
   object: 'text' as const,
   leaves: [{ object: 'leaf' as const, text: value, marks: marks.map((type) => ({ object: 'mark' as const, type })) }],
 });
