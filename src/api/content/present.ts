@@ -117,15 +117,26 @@ function pageObject(view: ContentView, entry: FlatPage, oids: Map<string, string
   };
 }
 
-/** The page tree of the view (without bodies). */
+/**
+ * Pages of the view, nested, each document page with its body as the structured document (the
+ * official `RevisionPageDocument` carries one of `document` or `markdown`). Bodies are loaded in
+ * bulk and cached, as they never change.
+ */
 export async function presentPages(
   view: ContentView,
   pages: PageNode[] = view.snapshot.pages,
 ): Promise<PresentedPage[]> {
   const oids = view.metadata ? await gitOids(view.db, pages) : null;
   const flat = new Map(flattenPages(view.snapshot.pages).map((entry) => [entry.page.id, entry]));
+  const hashes = flattenPages(pages).flatMap((e) => (e.page.document ? [e.page.document] : []));
+  const documents = await getDocuments(view.db, hashes);
   const build = (list: PageNode[]): PresentedPage[] =>
-    list.map((page) => pageObject(view, flat.get(page.id) as FlatPage, oids, build(page.children)) as PresentedPage);
+    list.map((page) => {
+      const presented = pageObject(view, flat.get(page.id) as FlatPage, oids, build(page.children)) as PresentedPage;
+      if (page.type !== 'document') return presented;
+      const document = (page.document && documents.get(page.document)) || emptyDocument();
+      return { ...presented, document };
+    });
   return build(pages);
 }
 
@@ -137,11 +148,9 @@ export async function presentPage(
 ): Promise<PresentedPage> {
   const [presented] = await presentPages(view, [entry.page]);
   const page = presented as PresentedPage;
-  if (entry.page.type !== 'document') return page;
-  const document: JsonDocument = entry.page.document
-    ? ((await getDocuments(view.db, [entry.page.document])).get(entry.page.document) ?? emptyDocument())
-    : emptyDocument();
-  return format === 'markdown' ? { ...page, markdown: documentToMarkdown(document) } : { ...page, document };
+  if (entry.page.type !== 'document' || format === 'document') return page;
+  const { document, ...rest } = page;
+  return { ...rest, id: page.id, markdown: documentToMarkdown(document as JsonDocument) };
 }
 
 export function downloadPath(spaceId: string, revisionId: string, fileId: string): string {
