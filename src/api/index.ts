@@ -3,6 +3,7 @@
  * and response shaping (`present.ts`).
  */
 import type { App } from '../app.js';
+import importRoutes from './change-requests/imports.js';
 import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
 import contentRoutes from './content/routes.js';
@@ -25,5 +26,6 @@ export async function registerApi(app: App): Promise<void> {
   // Shared by the content and change-request areas (pages nest pages).
   app.addSchema(RevisionPage);
   await app.register(changeRequestRoutes);
+  await app.register(importRoutes);
   await app.register(contentRoutes);
 }

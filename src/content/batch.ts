@@ -7,8 +7,8 @@
 import { badRequest } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
-import { contentTypeFor, putBlob } from '../storage/files.js';
 import type { ContentRef, JsonDocument } from './document.js';
+import { storeFile as storeFileEntry } from './file-entry.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from './markdown.js';
 import { readSource } from './source.js';
 import { type FileEntry, type PageNode, type PageType, putDocument, type Snapshot } from './store.js';
@@ -265,16 +265,6 @@ async function storeFile(
     throw badRequest(`${at} needs one of url or base64`);
   }
   const contentType =
-    file.contentType ||
-    (sourceType && sourceType !== 'application/octet-stream' ? sourceType : contentTypeFor(file.name));
-  const blob = await putBlob(db, bytes, contentType, file.name);
-  return {
-    id,
-    name: file.name,
-    contentType,
-    size: blob.size,
-    blob: blob.hash,
-    oid: blob.gitOid,
-    ...(blob.dimensions ? { dimensions: blob.dimensions } : {}),
-  };
+    file.contentType || (sourceType && sourceType !== 'application/octet-stream' ? sourceType : undefined);
+  return storeFileEntry(db, { id, name: file.name, contentType, bytes });
 }

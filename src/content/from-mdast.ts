@@ -46,6 +46,7 @@ export interface RefOptions {
 }
 
 const MARK_ORDER: MarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
+const PHRASING = new Set(['text', 'emphasis', 'strong', 'delete', 'inlineCode', 'break', 'link', 'image', 'html']);
 
 /** Which blocks each container may hold (from the official schema). */
 const ESSENTIALS: BlockType[] = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered'];
@@ -210,13 +211,17 @@ class Converter {
   }
 
   private table(node: MdastTable): Table {
-    const [header, ...rows] = node.children;
+    let [header, ...rows] = node.children;
+    // HTML tables without header cells arrive with an empty header row: the first row is the header.
+    if (header && rows.length > 0 && header.children.every((cell) => cell.children.length === 0)) {
+      [header, ...rows] = rows;
+    }
     const columns = (header?.children ?? []).map((_, i) => `col${i}`);
     const definition: Record<string, TableDefinition> = {};
     columns.forEach((id, i) => {
       const align = node.align?.[i];
       const textAlignment: ColumnAlign = align === 'center' || align === 'right' ? align : 'left';
-      const title = inlineText(this.inlines(header?.children[i]?.children ?? []));
+      const title = inlineText(this.cellInlines(header?.children[i]?.children ?? []));
       definition[id] = { id, title, type: 'text', textAlignment };
     });
     const records: Record<string, TableRecord> = {};
@@ -242,6 +247,17 @@ class Converter {
       data: { view: { type: 'grid', columns, hideHeader: false }, records, definition },
       fragments,
     };
+  }
+
+  /** A cell's content as inline nodes; blocks in it (HTML cells hold paragraphs) are joined by line breaks. */
+  private cellInlines(children: ReadonlyArray<Nodes>): Inline[] {
+    const phrasing: PhrasingContent[] = [];
+    children.forEach((child, i) => {
+      if (i > 0 && !PHRASING.has(child.type)) phrasing.push({ type: 'break' });
+      if (PHRASING.has(child.type)) phrasing.push(child as PhrasingContent);
+      else if ('children' in child) phrasing.push(...(child.children as PhrasingContent[]));
+    });
+    return this.inlines(phrasing);
   }
 
   private textInlines(text: string): Inline[] {

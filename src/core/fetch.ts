@@ -145,9 +145,6 @@ function checkUrl(raw: string, allowPrivate: boolean): URL {
   if (!allowPrivate && net.isIP(host) && isForbiddenAddress(host)) {
     throw new FetchForbiddenAddressError(`${host} is a forbidden address`);
   }
-  if (!allowPrivate && (host === 'localhost' || host.endsWith('.localhost'))) {
-    throw new FetchForbiddenAddressError(`${host} is a forbidden address`);
-  }
   return url;
 }
 

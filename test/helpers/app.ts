@@ -88,12 +88,16 @@ export interface Harness {
   close(): Promise<void>;
 }
 
-/** Builds an app on the database of this run (PostgreSQL when configured, else in-memory SQLite). */
-export async function createHarness(): Promise<Harness> {
+/**
+ * Builds an app on the database of this run (PostgreSQL when configured, else in-memory SQLite);
+ * `env` adds configuration variables (e.g. `FETCH_ALLOW_PRIVATE`).
+ */
+export async function createHarness(options: { env?: Record<string, string> } = {}): Promise<Harness> {
   const sharedUrl = inject('databaseUrl');
   const db = createDb(sharedUrl ?? ':memory:', { poolSize: 4 });
   if (!sharedUrl) await migrateToLatest(db);
-  const config = { ...loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent' }), databaseUrl: sharedUrl ?? ':memory:' };
+  const env = { PUBLIC_URL, LOG_LEVEL: 'silent', ...options.env };
+  const config = { ...loadConfig(env), databaseUrl: sharedUrl ?? ':memory:' };
   const app = await buildApp({ config, db, migrate: false, logger: false });
   await app.ready();
 
