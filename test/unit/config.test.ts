@@ -6,6 +6,8 @@ describe('configuration', () => {
     const config = loadConfig({});
     expect(config).toMatchObject({ port: 8080, host: '127.0.0.1', publicUrl: 'http://127.0.0.1:8080' });
     expect(config.databaseUrl).toBe('sqlite:data/bindery.sqlite');
+    expect(config.fetchAllowPrivate).toBe(false);
+    expect(loadConfig({ FETCH_ALLOW_PRIVATE: 'true' }).fetchAllowPrivate).toBe(true);
   });
 
   it('accepts file paths, sqlite: URLs and postgres:// URLs', () => {
@@ -23,6 +25,7 @@ describe('configuration', () => {
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ BODY_LIMIT: '-5' }, /BODY_LIMIT/],
+    [{ FETCH_ALLOW_PRIVATE: 'maybe' }, /FETCH_ALLOW_PRIVATE/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
