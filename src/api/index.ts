@@ -3,7 +3,11 @@
  * and response shaping (`present.ts`).
  */
 import type { App } from '../app.js';
+import importRoutes from './change-requests/imports.js';
+import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
+import contentRoutes from './content/routes.js';
+import { RevisionPage } from './content/schemas.js';
 import integrationRoutes from './integrations/routes.js';
 import memberRoutes from './members/routes.js';
 import openapiRoutes from './openapi/routes.js';
@@ -35,4 +39,9 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(siteSectionRoutes);
   await app.register(siteRedirectRoutes);
   await app.register(shareLinkRoutes);
+  // Shared by the content and change-request areas (pages nest pages).
+  app.addSchema(RevisionPage);
+  await app.register(changeRequestRoutes);
+  await app.register(importRoutes);
+  await app.register(contentRoutes);
 }

@@ -38,8 +38,12 @@ export interface FetchedResource {
   body: Buffer;
 }
 
+/** A stable code per kind of failure, for callers that report it (imports, processing errors). */
+export type FetchErrorCode = 'FETCH_TIMEOUT' | 'FETCH_TOO_LARGE' | 'FETCH_FORBIDDEN_ADDRESS' | 'FETCH_FAILED';
+
 /** Any failure to fetch; the subclasses say which. */
 export class FetchError extends Error {
+  readonly code: FetchErrorCode = 'FETCH_FAILED';
   constructor(
     message: string,
     readonly url: string,
@@ -50,12 +54,15 @@ export class FetchError extends Error {
 }
 export class FetchTimeoutError extends FetchError {
   override name = 'FetchTimeoutError';
+  override readonly code = 'FETCH_TIMEOUT';
 }
 export class FetchTooLargeError extends FetchError {
   override name = 'FetchTooLargeError';
+  override readonly code = 'FETCH_TOO_LARGE';
 }
 export class FetchForbiddenAddressError extends FetchError {
   override name = 'FetchForbiddenAddressError';
+  override readonly code = 'FETCH_FORBIDDEN_ADDRESS';
 }
 export class FetchStatusError extends FetchError {
   override name = 'FetchStatusError';
@@ -173,7 +180,8 @@ export function parseHttpUrl(raw: string): URL {
     throw new FetchError(`"${raw}" is not a valid URL`, raw);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new FetchError(`only http and https URLs can be fetched, not ${url.protocol}`, raw);
+    // Another scheme reaches something other than a web server (a file, a socket): refused like a private address.
+    throw new FetchForbiddenAddressError(`only http and https URLs can be fetched, not ${url.protocol}`, raw);
   }
   return url;
 }

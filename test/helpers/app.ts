@@ -94,12 +94,17 @@ export interface Harness {
  * (`jobConcurrency`): on PostgreSQL every test file shares one database, and a worker of another
  * file would otherwise claim this file's jobs and run them with its own configuration.
  */
-export async function createHarness(overrides: Partial<Config> = {}): Promise<Harness> {
+export async function createHarness(
+  options: Partial<Config> & {
+    /** Extra configuration variables, e.g. FETCH_ALLOW_PRIVATE. */ env?: Record<string, string>;
+  } = {},
+): Promise<Harness> {
+  const { env = {}, ...overrides } = options;
   const sharedUrl = inject('databaseUrl');
   const db = createDb(sharedUrl ?? ':memory:', { poolSize: 4 });
   if (!sharedUrl) await migrateToLatest(db);
   const config: Config = {
-    ...loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent' }),
+    ...loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent', ...env }),
     databaseUrl: sharedUrl ?? ':memory:',
     jobConcurrency: 0,
     ...overrides,

@@ -4,6 +4,7 @@ import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import type { SpaceRow } from '../../db/schema.js';
 import { storeDefaultLevel } from '../../permissions/resolver.js';
+import { changeRequestCounts } from '../change-requests/repo.js';
 import { endPosition } from '../collections/tree.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 
@@ -90,11 +91,15 @@ export interface SpaceCounts {
 }
 
 /**
- * Counters shown on Space objects. Bindery has no comments yet, so `comments` is 0; the change
- * request counters are 0 until change requests exist (they come with the content area).
+ * Counters shown on Space objects. Bindery has no comments yet, so `comments` is 0;
+ * `changeRequests` counts the active ones (open and draft).
  */
-export async function spaceCounts(_db: Db, ids: string[]): Promise<Map<string, SpaceCounts>> {
+export async function spaceCounts(db: Db, ids: string[]): Promise<Map<string, SpaceCounts>> {
+  const changeRequests = await changeRequestCounts(db, ids);
   return new Map(
-    ids.map((id) => [id, { comments: 0, changeRequests: 0, changeRequestsOpen: 0, changeRequestsDraft: 0 }]),
+    ids.map((id) => {
+      const { open, draft } = changeRequests.get(id) ?? { open: 0, draft: 0 };
+      return [id, { comments: 0, changeRequests: open + draft, changeRequestsOpen: open, changeRequestsDraft: draft }];
+    }),
   );
 }

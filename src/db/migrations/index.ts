@@ -3,6 +3,7 @@ import type { Migration } from 'kysely';
 import * as m0001 from './0001_foundation.js';
 import * as m0002 from './0002_spaces_collections.js';
 import * as m0003 from './0003_sites.js';
+import * as m0004 from './0004_content.js';
 import * as m0005 from './0005_openapi_translations.js';
 import * as m0006 from './0006_integrations.js';
 
@@ -10,6 +11,7 @@ export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
   '0002_spaces_collections': m0002,
   '0003_sites': m0003,
+  '0004_content': m0004,
   '0005_openapi_translations': m0005,
   '0006_integrations': m0006,
 };

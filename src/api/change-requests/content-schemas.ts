@@ -1,0 +1,139 @@
+/** Schemas of the batch edit of a change request's content (`POST …/content`). */
+import { Type } from 'typebox';
+import { StringEnum } from '../../core/schemas.js';
+import { ChangeRequest, MAX_BATCH_CHANGES } from './schemas.js';
+
+export const ContentRefSchema = Type.Union([
+  Type.Object({ kind: Type.Literal('url'), url: Type.String({ minLength: 1, maxLength: 2048 }) }),
+  Type.Object({ kind: Type.Literal('page'), page: Type.String({ minLength: 1 }), space: Type.Optional(Type.String()) }),
+  Type.Object({ kind: Type.Literal('file'), file: Type.String({ minLength: 1 }), space: Type.Optional(Type.String()) }),
+  Type.Object({
+    kind: Type.Literal('anchor'),
+    anchor: Type.String({ minLength: 1 }),
+    page: Type.Optional(Type.String()),
+    space: Type.Optional(Type.String()),
+  }),
+]);
+
+/** The official `JSONDocument`, checked at its top level (blocks are kept as sent). */
+export const JsonDocumentSchema = Type.Object({
+  object: Type.Literal('document'),
+  data: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  nodes: Type.Array(
+    Type.Object({ object: Type.Literal('block'), type: Type.String({ minLength: 1 }) }, { additionalProperties: true }),
+  ),
+});
+
+export const DocumentInput = Type.Union([
+  Type.Object({ markdown: Type.String() }, { additionalProperties: false }),
+  Type.Object({ document: JsonDocumentSchema }, { additionalProperties: false }),
+  Type.Object({}, { additionalProperties: false }),
+]);
+
+const PageFields = {
+  title: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+  slug: Type.Optional(Type.String({ minLength: 1, maxLength: 100, pattern: '^[^/\\s?#]+$' })),
+  emoji: Type.Optional(Type.String({ maxLength: 50 })),
+  icon: Type.Optional(Type.String({ maxLength: 50 })),
+  description: Type.Optional(Type.String({ maxLength: 1000 })),
+  hidden: Type.Optional(Type.Boolean()),
+  /** Accepted for compatibility with the official document; not stored. */
+  noIndex: Type.Optional(Type.Boolean()),
+  noRobotsIndex: Type.Optional(Type.Boolean()),
+  condition: Type.Optional(Type.String()),
+  type: Type.Optional(StringEnum(['document', 'group', 'link'] as const, { description: 'Bindery: the page type' })),
+  target: Type.Optional(ContentRefSchema),
+};
+
+export const InsertPage = Type.Object(
+  {
+    operation: Type.Literal('insert_page'),
+    ...PageFields,
+    into: Type.Optional(Type.String({ minLength: 1 })),
+    at: Type.Optional(Type.Integer({ minimum: 0 })),
+    ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    document: Type.Optional(DocumentInput),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdatePage = Type.Object(
+  {
+    operation: Type.Literal('update_page'),
+    page: Type.String({ minLength: 1 }),
+    ...PageFields,
+    into: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    at: Type.Optional(Type.Integer({ minimum: 0 })),
+    document: Type.Optional(DocumentInput),
+  },
+  { additionalProperties: false },
+);
+
+export const DeletePage = Type.Object(
+  { operation: Type.Literal('delete_page'), page: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+
+export const InsertFiles = Type.Object(
+  {
+    operation: Type.Literal('insert_files'),
+    files: Type.Array(
+      Type.Object(
+        {
+          ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+          name: Type.String({ minLength: 1, maxLength: 256 }),
+          contentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
+          url: Type.Optional(Type.String({ minLength: 1 })),
+          base64: Type.Optional(Type.String()),
+        },
+        { additionalProperties: false },
+      ),
+      { minItems: 1, maxItems: 20 },
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const ContentChangesBody = Type.Object(
+  {
+    changes: Type.Array(Type.Union([InsertPage, UpdatePage, DeletePage, InsertFiles]), {
+      minItems: 1,
+      maxItems: MAX_BATCH_CHANGES,
+    }),
+  },
+  { additionalProperties: false },
+);
+
+export const ContentChangesQuery = Type.Object({
+  compat: Type.Optional(
+    Type.Boolean({ default: true, description: 'true: answer the change request; false: also the affected pages' }),
+  ),
+});
+
+const PageRef = Type.Object({
+  object: Type.Literal('page'),
+  id: Type.String(),
+  urls: Type.Object({ location: Type.String() }),
+});
+
+export const RevisionFileSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  contentType: Type.String(),
+  downloadURL: Type.String(),
+  size: Type.Number(),
+  dimensions: Type.Optional(Type.Object({ width: Type.Number(), height: Type.Number() })),
+  git: Type.Optional(Type.Object({ oid: Type.String(), path: Type.String() })),
+});
+
+export const ContentUpdate = Type.Object({
+  changeRequest: ChangeRequest,
+  changes: Type.Array(
+    Type.Union([
+      Type.Object({ object: Type.Literal('created_page'), ref: Type.Optional(Type.String()), page: PageRef }),
+      Type.Object({ object: Type.Literal('updated_page'), page: PageRef }),
+      Type.Object({ object: Type.Literal('deleted_page'), page: Type.String() }),
+    ]),
+  ),
+  insertedFiles: Type.Array(RevisionFileSchema),
+});

@@ -1,0 +1,75 @@
+import type { Static } from 'typebox';
+import type { Urls } from '../../core/urls.js';
+import type { Db } from '../../db/database.js';
+import type { ChangeRequestRow, SpaceRow, UserRow } from '../../db/schema.js';
+import { presentUser } from '../users/present.js';
+import { findUsersByIds } from '../users/repo.js';
+import type { ReviewerRow } from './repo.js';
+import type { ChangeRequest, ChangeRequestStatus, RequestedReviewer } from './schemas.js';
+
+export type ChangeRequestObject = Static<typeof ChangeRequest>;
+
+/** A user that no longer exists still shows as a user (with its id), so responses stay well-formed. */
+function userOrPlaceholder(users: Map<string, UserRow>, id: string, urls: Urls) {
+  const user = users.get(id) ?? { id, email: '', display_name: 'Deleted user', photo_url: null };
+  return presentUser(user, urls);
+}
+
+export function changeRequestPath(spaceId: string, changeRequestId: string): string {
+  return `/spaces/${spaceId}/change-requests/${changeRequestId}`;
+}
+
+export async function presentChangeRequests(
+  db: Db,
+  rows: ChangeRequestRow[],
+  space: SpaceRow,
+  urls: Urls,
+): Promise<ChangeRequestObject[]> {
+  const users = await findUsersByIds(db, [
+    ...new Set(rows.flatMap((r) => [r.created_by, ...(r.merged_by ? [r.merged_by] : [])])),
+  ]);
+  return rows.map((row) => ({
+    object: 'change-request' as const,
+    id: row.id,
+    number: row.number,
+    status: row.status as ChangeRequestStatus,
+    subject: row.subject,
+    createdBy: userOrPlaceholder(users, row.created_by, urls),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+    ...(row.merged_by ? { mergedBy: userOrPlaceholder(users, row.merged_by, urls) } : {}),
+    ...(row.merged_at ? { mergedAt: row.merged_at } : {}),
+    space: row.space_id,
+    revision: row.revision_id,
+    revisionInitial: row.revision_initial,
+    ...(row.revision_merged ? { revisionMerged: row.revision_merged } : {}),
+    comments: 0,
+    // Outdated: the live content moved on since the change request started (and it is not merged).
+    outdated: row.status !== 'merged' && space.revision_id !== row.revision_initial,
+    urls: {
+      app: urls.app(`/s/${space.id}/~/changes/${row.number}`),
+      location: urls.api(changeRequestPath(space.id, row.id)),
+    },
+  }));
+}
+
+export async function presentChangeRequest(db: Db, row: ChangeRequestRow, space: SpaceRow, urls: Urls) {
+  const [presented] = await presentChangeRequests(db, [row], space, urls);
+  return presented as ChangeRequestObject;
+}
+
+export async function presentReviewers(
+  db: Db,
+  rows: ReviewerRow[],
+  urls: Urls,
+): Promise<Array<Static<typeof RequestedReviewer>>> {
+  const users = await findUsersByIds(db, [...new Set(rows.flatMap((r) => [r.user_id, r.requested_by]))]);
+  return rows.map((row) => ({
+    object: 'change-request-requested-reviewer' as const,
+    revision: row.revision_id,
+    requestedBy: userOrPlaceholder(users, row.requested_by, urls),
+    createdAt: row.created_at,
+    kind: 'user' as const,
+    user: userOrPlaceholder(users, row.user_id, urls),
+  }));
+}

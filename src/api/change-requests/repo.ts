@@ -1,0 +1,212 @@
+import type { Static } from 'typebox';
+import { conflict } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import { type Page, paginate } from '../../core/paging.js';
+import { nowIso } from '../../core/time.js';
+import type { Db } from '../../db/database.js';
+import { isUniqueViolation, toCount } from '../../db/dialect.js';
+import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
+import type { ListChangeRequestsQuery } from './schemas.js';
+
+/** A change request of `spaceId` by id, or by number when the key is all digits. */
+export async function findChangeRequest(db: Db, spaceId: string, key: string): Promise<ChangeRequestRow | undefined> {
+  let q = db.selectFrom('change_requests').selectAll().where('space_id', '=', spaceId);
+  q = /^\d+$/.test(key) ? q.where('number', '=', Number(key)) : q.where('id', '=', key);
+  return q.executeTakeFirst();
+}
+
+/** Creates a change request on the space's live revision, numbered next in the space. */
+export async function createChangeRequest(
+  db: Db,
+  space: SpaceRow,
+  userId: string,
+  subject: string,
+): Promise<ChangeRequestRow> {
+  // Two concurrent creations may pick the same number; the unique index refuses one, which retries.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await db.transaction().execute(async (trx) => {
+        const current = await trx
+          .selectFrom('spaces')
+          .select('revision_id')
+          .where('id', '=', space.id)
+          .executeTakeFirstOrThrow();
+        const max = await trx
+          .selectFrom('change_requests')
+          .select((eb) => eb.fn.max('number').as('max'))
+          .where('space_id', '=', space.id)
+          .executeTakeFirst();
+        const now = nowIso();
+        const row: ChangeRequestRow = {
+          id: newId(),
+          space_id: space.id,
+          number: toCount(max?.max) + 1,
+          status: 'open',
+          subject,
+          created_by: userId,
+          revision_id: current.revision_id,
+          revision_initial: current.revision_id,
+          revision_merged: null,
+          merged_by: null,
+          merged_at: null,
+          created_at: now,
+          updated_at: now,
+        };
+        await trx.insertInto('change_requests').values(row).execute();
+        return row;
+      });
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 4) throw error;
+    }
+  }
+}
+
+export async function listChangeRequests(
+  db: Db,
+  spaceId: string,
+  query: Static<typeof ListChangeRequestsQuery>,
+): Promise<Page<ChangeRequestRow>> {
+  let q = db
+    .selectFrom('change_requests')
+    .selectAll('change_requests')
+    .where('change_requests.space_id', '=', spaceId)
+    .where('change_requests.status', '=', query.status ?? 'open');
+  if (query.creator) q = q.where('change_requests.created_by', '=', query.creator);
+  if (query.requestedReviewer) {
+    const reviewer = query.requestedReviewer;
+    q = q.where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('change_request_reviewers')
+          .select('change_request_reviewers.user_id')
+          .whereRef('change_request_reviewers.change_request_id', '=', 'change_requests.id')
+          .where('change_request_reviewers.user_id', '=', reviewer),
+      ),
+    );
+  }
+  const column = query.orderBy === 'createdAt' ? 'created_at' : 'updated_at';
+  return paginate(
+    q,
+    [
+      { column: `change_requests.${column}`, direction: 'desc', value: (r) => r[column] },
+      { column: 'change_requests.id', direction: 'desc', value: (r) => r.id },
+    ],
+    query,
+  );
+}
+
+export async function updateChangeRequest(
+  db: Db,
+  id: string,
+  patch: { subject?: string; status?: string },
+): Promise<void> {
+  const set: Partial<ChangeRequestRow> = { updated_at: nowIso() };
+  if (patch.subject !== undefined) set.subject = patch.subject;
+  if (patch.status !== undefined) set.status = patch.status;
+  await db.updateTable('change_requests').set(set).where('id', '=', id).execute();
+}
+
+/**
+ * Moves the change request to `revisionId` if it is still at `expected` (another edit may have
+ * landed meanwhile: then 409, and the caller's revision is left unused).
+ */
+export async function advanceChangeRequest(db: Db, id: string, expected: string, revisionId: string): Promise<void> {
+  const result = await db
+    .updateTable('change_requests')
+    .set({ revision_id: revisionId, updated_at: nowIso() })
+    .where('id', '=', id)
+    .where('revision_id', '=', expected)
+    .executeTakeFirst();
+  if (Number(result.numUpdatedRows) === 0) {
+    throw conflict('the change request was edited concurrently; fetch it again and retry');
+  }
+}
+
+/** Counters of the spaces' change requests: active (open + draft), open, draft. */
+export async function changeRequestCounts(
+  db: Db,
+  spaceIds: string[],
+): Promise<Map<string, { open: number; draft: number }>> {
+  const counts = new Map<string, { open: number; draft: number }>();
+  if (spaceIds.length === 0) return counts;
+  const rows = await db
+    .selectFrom('change_requests')
+    .select(['space_id', 'status', (eb) => eb.fn.countAll().as('count')])
+    .where('space_id', 'in', spaceIds)
+    .where('status', 'in', ['open', 'draft'])
+    .groupBy(['space_id', 'status'])
+    .execute();
+  for (const row of rows) {
+    const entry = counts.get(row.space_id) ?? { open: 0, draft: 0 };
+    if (row.status === 'open') entry.open = toCount(row.count as number | string);
+    else entry.draft = toCount(row.count as number | string);
+    counts.set(row.space_id, entry);
+  }
+  return counts;
+}
+
+export interface ReviewerRow {
+  change_request_id: string;
+  user_id: string;
+  requested_by: string;
+  revision_id: string;
+  created_at: string;
+}
+
+export async function addReviewers(
+  db: Db,
+  changeRequestId: string,
+  userIds: string[],
+  requestedBy: string,
+  revisionId: string,
+): Promise<ReviewerRow[]> {
+  const now = nowIso();
+  for (const userId of userIds) {
+    await db
+      .insertInto('change_request_reviewers')
+      .values({
+        change_request_id: changeRequestId,
+        user_id: userId,
+        requested_by: requestedBy,
+        revision_id: revisionId,
+        created_at: now,
+      })
+      .onConflict((oc) => oc.columns(['change_request_id', 'user_id']).doNothing())
+      .execute();
+  }
+  return db
+    .selectFrom('change_request_reviewers')
+    .selectAll()
+    .where('change_request_id', '=', changeRequestId)
+    .where('user_id', 'in', userIds)
+    .execute();
+}
+
+export async function listReviewers(
+  db: Db,
+  changeRequestId: string,
+  options: { page?: string; limit?: number },
+): Promise<Page<ReviewerRow>> {
+  const q = db
+    .selectFrom('change_request_reviewers')
+    .selectAll('change_request_reviewers')
+    .where('change_request_reviewers.change_request_id', '=', changeRequestId);
+  return paginate(
+    q,
+    [
+      { column: 'change_request_reviewers.created_at', direction: 'asc', value: (r) => r.created_at },
+      { column: 'change_request_reviewers.user_id', direction: 'asc', value: (r) => r.user_id },
+    ],
+    options,
+  );
+}
+
+/** Removes one requested reviewer; false when that user was not requested. */
+export async function removeReviewer(db: Db, changeRequestId: string, userId: string): Promise<boolean> {
+  const result = await db
+    .deleteFrom('change_request_reviewers')
+    .where('change_request_id', '=', changeRequestId)
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows) > 0;
+}

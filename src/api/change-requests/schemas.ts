@@ -1,0 +1,99 @@
+import { Type } from 'typebox';
+import { PageQuery } from '../../core/paging.js';
+import { StringEnum, Timestamp } from '../../core/schemas.js';
+
+/** The User object, inline (the shared `User` schema carries an $id and may appear once per schema). */
+export const UserSchema = Type.Object({
+  object: Type.Literal('user'),
+  id: Type.String(),
+  displayName: Type.String(),
+  email: Type.Optional(Type.String()),
+  photoURL: Type.Optional(Type.String()),
+  urls: Type.Object({ location: Type.String() }),
+});
+
+export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
+export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];
+
+/** Most changes one batch may carry (the official document's limit). */
+export const MAX_BATCH_CHANGES = 50;
+
+export const Subject = Type.String({ maxLength: 100, description: 'Subject of the change request' });
+
+export const ChangeRequest = Type.Object({
+  object: Type.Literal('change-request'),
+  id: Type.String(),
+  number: Type.Number(),
+  status: StringEnum(CHANGE_REQUEST_STATUSES),
+  subject: Type.String(),
+  createdBy: UserSchema,
+  createdAt: Timestamp,
+  updatedAt: Timestamp,
+  mergedBy: Type.Optional(UserSchema),
+  mergedAt: Type.Optional(Timestamp),
+  space: Type.String(),
+  revision: Type.String(),
+  revisionInitial: Type.String(),
+  revisionMerged: Type.Optional(Type.String()),
+  comments: Type.Number(),
+  outdated: Type.Boolean(),
+  urls: Type.Object({ app: Type.String(), location: Type.String() }),
+});
+
+export const SpaceParams = Type.Object({ spaceId: Type.String({ minLength: 1 }) });
+export const ChangeRequestParams = Type.Object({
+  spaceId: Type.String({ minLength: 1 }),
+  changeRequestId: Type.String({ minLength: 1, description: 'The change request id or its number in the space' }),
+});
+export const ReviewerParams = Type.Object({
+  spaceId: Type.String({ minLength: 1 }),
+  changeRequestId: Type.String({ minLength: 1 }),
+  userId: Type.String({ minLength: 1 }),
+});
+
+export const CreateChangeRequestBody = Type.Object(
+  {
+    subject: Type.Optional(Subject),
+  },
+  { additionalProperties: false },
+);
+
+export const UpdateChangeRequestBody = Type.Object(
+  {
+    subject: Type.Optional(Subject),
+    status: Type.Optional(StringEnum(['draft', 'open', 'archived'] as const)),
+  },
+  { additionalProperties: false },
+);
+
+export const ListChangeRequestsQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(StringEnum(CHANGE_REQUEST_STATUSES, { default: 'open' })),
+  creator: Type.Optional(Type.String({ minLength: 1 })),
+  requestedReviewer: Type.Optional(Type.String({ minLength: 1 })),
+  orderBy: Type.Optional(StringEnum(['updatedAt', 'createdAt'] as const)),
+});
+
+export const MergeResult = Type.Object({
+  revision: Type.String({ description: 'The live revision the merge produced' }),
+  result: StringEnum(['merge', 'conflicts'] as const),
+});
+
+export const RequestedReviewer = Type.Object({
+  object: Type.Literal('change-request-requested-reviewer'),
+  revision: Type.String(),
+  requestedBy: UserSchema,
+  createdAt: Timestamp,
+  kind: Type.Literal('user'),
+  user: UserSchema,
+});
+
+export const RequestReviewersBody = Type.Object(
+  {
+    users: Type.Array(Type.String({ minLength: 1 }), { minItems: 1, maxItems: 100, uniqueItems: true }),
+    subject: Type.Optional(Subject),
+  },
+  { additionalProperties: false },
+);
+
+export const ListReviewersQuery = Type.Object(PageQuery);

@@ -1,0 +1,205 @@
+/**
+ * Response shaping of revisions, pages and files, for the live content and change requests alike.
+ * Git metadata (`git {oid, path}`) is what Git Sync would write: the page's Markdown at
+ * `<path>.md` (`<path>/README.md` when it has subpages), files under `.gitbook/assets/`; it is left
+ * out when the caller passes `metadata=false`.
+ */
+
+import { emptyDocument, type JsonDocument } from '../../content/document.js';
+import { documentToMarkdown } from '../../content/markdown.js';
+import {
+  type FileEntry,
+  type FlatPage,
+  flattenPages,
+  getDocuments,
+  type PageNode,
+  type Snapshot,
+} from '../../content/store.js';
+import { refToUrl } from '../../content/to-mdast.js';
+import type { Urls } from '../../core/urls.js';
+import type { Db } from '../../db/database.js';
+import type { SpaceRow } from '../../db/schema.js';
+import { gitBlobOid } from '../../storage/files.js';
+import type { ChangeRequestObject } from '../change-requests/present.js';
+
+export interface ContentView {
+  db: Db;
+  urls: Urls;
+  space: SpaceRow;
+  snapshot: Snapshot;
+  /** App path of this content: `/s/<space>` live, `/s/<space>/~/changes/<number>` for a change request. */
+  appBase: string;
+  metadata: boolean;
+}
+
+export const DEFAULT_LAYOUT = {
+  width: 'default' as const,
+  cover: true,
+  coverSize: 'hero' as const,
+  coverMask: 'none' as const,
+  title: true,
+  description: true,
+  tableOfContents: true,
+  outline: true,
+  pagination: true,
+  metadata: true,
+  tags: true,
+  actions: true,
+  anchors: true,
+};
+
+/** Git ids of page Markdown, by document hash (documents never change, so neither do these). */
+const markdownOids = new Map<string, string>();
+
+async function gitOids(db: Db, pages: PageNode[]): Promise<Map<string, string>> {
+  const hashes = flattenPages(pages)
+    .map((p) => p.page.document)
+    .filter((h): h is string => h !== undefined && !markdownOids.has(h));
+  if (hashes.length > 0) {
+    const documents = await getDocuments(db, hashes);
+    for (const [hash, document] of documents) {
+      if (markdownOids.size > 10_000) markdownOids.clear();
+      markdownOids.set(hash, gitBlobOid(documentToMarkdown(document)));
+    }
+  }
+  return markdownOids;
+}
+
+const EMPTY_OID = gitBlobOid('');
+
+export type PresentedPage = Record<string, unknown> & { id: string };
+
+function pageObject(view: ContentView, entry: FlatPage, oids: Map<string, string> | null, children: PresentedPage[]) {
+  const { page, path } = entry;
+  const common = {
+    id: page.id,
+    title: page.title,
+    ...(page.emoji ? { emoji: page.emoji } : {}),
+    ...(page.icon ? { icon: page.icon } : {}),
+  };
+  if (page.type === 'link') {
+    const href = page.target ? refToUrl(page.target) : undefined;
+    return {
+      ...common,
+      kind: 'link',
+      type: 'link',
+      target: page.target,
+      ...(href ? { href } : {}),
+      ...(page.hidden ? { hidden: true } : {}),
+    };
+  }
+  if (page.type === 'group') {
+    return {
+      ...common,
+      kind: 'group',
+      type: 'group',
+      slug: page.slug,
+      path,
+      ...(page.hidden ? { hidden: true } : {}),
+      pages: children,
+    };
+  }
+  const gitPath = page.children.length > 0 ? `${path}/README.md` : `${path}.md`;
+  return {
+    ...common,
+    kind: 'sheet',
+    type: 'document',
+    ...(page.description ? { description: page.description } : {}),
+    urls: { app: view.urls.app(`${view.appBase}/${path}`) },
+    slug: page.slug,
+    path,
+    ...(page.hidden ? { hidden: true } : {}),
+    layout: DEFAULT_LAYOUT,
+    tags: [],
+    ...(oids ? { git: { oid: (page.document && oids.get(page.document)) || EMPTY_OID, path: gitPath } } : {}),
+    ...(page.document ? { documentId: page.document } : {}),
+    pages: children,
+  };
+}
+
+/**
+ * Pages of the view, nested, each document page with its body as the structured document (the
+ * official `RevisionPageDocument` carries one of `document` or `markdown`). Bodies are loaded in
+ * bulk and cached, as they never change.
+ */
+export async function presentPages(
+  view: ContentView,
+  pages: PageNode[] = view.snapshot.pages,
+): Promise<PresentedPage[]> {
+  const oids = view.metadata ? await gitOids(view.db, pages) : null;
+  const flat = new Map(flattenPages(view.snapshot.pages).map((entry) => [entry.page.id, entry]));
+  const hashes = flattenPages(pages).flatMap((e) => (e.page.document ? [e.page.document] : []));
+  const documents = await getDocuments(view.db, hashes);
+  const build = (list: PageNode[]): PresentedPage[] =>
+    list.map((page) => {
+      const presented = pageObject(view, flat.get(page.id) as FlatPage, oids, build(page.children)) as PresentedPage;
+      if (page.type !== 'document') return presented;
+      const document = (page.document && documents.get(page.document)) || emptyDocument();
+      return { ...presented, document };
+    });
+  return build(pages);
+}
+
+/** One page with its body, as the document or as Markdown. */
+export async function presentPage(
+  view: ContentView,
+  entry: FlatPage,
+  format: 'document' | 'markdown',
+): Promise<PresentedPage> {
+  const [presented] = await presentPages(view, [entry.page]);
+  const page = presented as PresentedPage;
+  if (entry.page.type !== 'document' || format === 'document') return page;
+  const { document, ...rest } = page;
+  return { ...rest, id: page.id, markdown: documentToMarkdown(document as JsonDocument) };
+}
+
+export function downloadPath(spaceId: string, revisionId: string, fileId: string): string {
+  return `/spaces/${spaceId}/revisions/${revisionId}/files/${fileId}/download`;
+}
+
+export function presentFile(view: Pick<ContentView, 'urls' | 'space' | 'snapshot' | 'metadata'>, file: FileEntry) {
+  return {
+    id: file.id,
+    name: file.name,
+    contentType: file.contentType,
+    downloadURL: view.urls.api(downloadPath(view.space.id, view.snapshot.id, file.id)),
+    size: file.size,
+    ...(file.dimensions ? { dimensions: file.dimensions } : {}),
+    ...(view.metadata ? { git: { oid: file.oid, path: `.gitbook/assets/${file.name}` } } : {}),
+  };
+}
+
+export function presentReusableContent(
+  view: Pick<ContentView, 'metadata'>,
+  entry: Snapshot['reusableContents'][number],
+) {
+  return {
+    id: entry.id,
+    title: entry.title,
+    ...(entry.document ? { document: entry.document } : {}),
+    ...(view.metadata ? { git: { oid: entry.document ?? EMPTY_OID, path: `.gitbook/includes/${entry.id}.md` } } : {}),
+  };
+}
+
+/** The revision object (`mergedFrom` is the change request a merge revision came from). */
+export async function presentRevision(view: ContentView, mergedFrom?: ChangeRequestObject) {
+  const { snapshot, space, urls } = view;
+  const published = space.visibility !== 'private' ? urls.app(`/s/${space.id}/published`) : undefined;
+  return {
+    object: 'revision' as const,
+    id: snapshot.id,
+    type: snapshot.type,
+    parents: snapshot.parents,
+    pages: await presentPages(view),
+    files: snapshot.files.map((f) => presentFile(view, f)),
+    reusableContents: snapshot.reusableContents.map((r) => presentReusableContent(view, r)),
+    tags: [],
+    createdAt: snapshot.createdAt,
+    urls: {
+      app: urls.app(`/s/${space.id}/~/revisions/${snapshot.id}`),
+      ...(published ? { published } : {}),
+      ...(space.visibility === 'public' && published ? { public: published } : {}),
+    },
+    ...(mergedFrom ? { mergedFrom } : {}),
+  };
+}

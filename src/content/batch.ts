@@ -1,0 +1,270 @@
+/**
+ * The batch editor: applies a list of content changes (insert, update and delete pages, insert
+ * files) to a copy of a revision's tree, all or nothing. The caller writes the result as one new
+ * revision. Pages and files inserted in the batch get their ids first, so any document of the
+ * batch can link to them by their `ref` (`[x](./<ref>.md)`, `![x](./<ref>)`), whatever the order.
+ */
+import { badRequest } from '../core/errors.js';
+import { newId } from '../core/ids.js';
+import type { Db } from '../db/database.js';
+import type { ContentRef, JsonDocument } from './document.js';
+import { storeFile as storeFileEntry } from './file-entry.js';
+import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from './markdown.js';
+import { readSource } from './source.js';
+import { type FileEntry, type PageNode, type PageType, putDocument, type Snapshot } from './store.js';
+import { cloneTree, contains, detach, insertAt, locate, requireFreeSlug, slugify, uniqueSlug } from './tree.js';
+
+export type DocumentInput = { markdown: string } | { document: JsonDocument } | Record<string, never>;
+
+export interface PageFields {
+  title?: string;
+  slug?: string;
+  emoji?: string;
+  icon?: string;
+  description?: string;
+  hidden?: boolean;
+  /** Bindery extension: `group` and `link` pages (default `document`). */
+  type?: PageType;
+  /** Link pages: the target. */
+  target?: ContentRef;
+}
+
+export type Change =
+  | (PageFields & { operation: 'insert_page'; into?: string; at?: number; ref?: string; document?: DocumentInput })
+  | (PageFields & {
+      operation: 'update_page';
+      page: string;
+      into?: string | null;
+      at?: number;
+      document?: DocumentInput;
+    })
+  | { operation: 'delete_page'; page: string }
+  | {
+      operation: 'insert_files';
+      files: Array<{ ref?: string; name: string; contentType?: string; url?: string; base64?: string }>;
+    };
+
+export type ChangeOutcome =
+  | { object: 'created_page'; ref?: string; page: string }
+  | { object: 'updated_page'; page: string }
+  | { object: 'deleted_page'; page: string };
+
+export interface BatchResult {
+  pages: PageNode[];
+  files: FileEntry[];
+  changes: ChangeOutcome[];
+  insertedFiles: FileEntry[];
+}
+
+export interface BatchOptions {
+  allowPrivateFetch: boolean;
+  maxFileBytes: number;
+}
+
+/** A page body from the accepted inputs, with what Markdown front matter says about the page. */
+export function readDocumentInput(
+  input: DocumentInput | undefined,
+  resolveUrl?: (url: string) => ContentRef | null,
+): { document: JsonDocument | null; title?: string; description?: string; emoji?: string; headingTitle?: string } {
+  if (!input || (!('markdown' in input) && !('document' in input))) return { document: null };
+  if ('document' in input) return { document: input.document as JsonDocument };
+  const { meta, body } = splitFrontmatter(input.markdown as string);
+  const document = markdownToDocument(body, { resolveUrl });
+  const leading = takeLeadingTitle(document);
+  return {
+    document,
+    ...(meta.title ? { title: meta.title } : {}),
+    ...(meta.description ? { description: meta.description } : {}),
+    ...(meta.emoji ? { emoji: meta.emoji } : {}),
+    ...(leading ? { headingTitle: leading.title } : {}),
+  };
+}
+
+function where(index: number): string {
+  return `body/changes/${index}`;
+}
+
+function applyFields(page: PageNode, fields: PageFields): void {
+  if (fields.title !== undefined) page.title = fields.title;
+  if (fields.description !== undefined) page.description = fields.description || undefined;
+  if (fields.emoji !== undefined) page.emoji = fields.emoji || undefined;
+  if (fields.icon !== undefined) page.icon = fields.icon || undefined;
+  if (fields.hidden !== undefined) page.hidden = fields.hidden || undefined;
+  if (fields.target !== undefined) page.target = fields.target;
+  // Absent optional fields are dropped, so a page version hashes the same however it was made.
+  for (const key of Object.keys(page) as Array<keyof PageNode>) if (page[key] === undefined) delete page[key];
+}
+
+/** Checks where a page may live: groups only at the top, nothing under a link page. */
+function checkPlacement(page: PageNode, parent: PageNode | null, at: string): void {
+  if (page.type === 'group' && parent) throw badRequest(`${at}: a group page can only be at the top level`);
+  if (parent?.type === 'link') throw badRequest(`${at}: a link page cannot have child pages`);
+}
+
+export async function applyBatch(
+  db: Db,
+  base: Snapshot,
+  changes: Change[],
+  options: BatchOptions,
+): Promise<BatchResult> {
+  const pages = cloneTree(base.pages);
+  const files = [...base.files];
+  const outcomes = new Map<string, ChangeOutcome>();
+  const insertedFiles: FileEntry[] = [];
+
+  // Ids of everything the batch inserts, by ref, before any document is read.
+  const refs = new Map<string, ContentRef>();
+  const pageIds = new Map<number, string>();
+  const fileIds = new Map<string, string>();
+  changes.forEach((change, i) => {
+    if (change.operation === 'insert_page') {
+      const id = newId();
+      pageIds.set(i, id);
+      if (change.ref) {
+        if (refs.has(change.ref)) throw badRequest(`${where(i)}/ref "${change.ref}" is used twice in the batch`);
+        refs.set(change.ref, { kind: 'page', page: id });
+      }
+    } else if (change.operation === 'insert_files') {
+      change.files.forEach((file, j) => {
+        const id = newId();
+        fileIds.set(`${i}/${j}`, id);
+        if (file.ref) {
+          if (refs.has(file.ref))
+            throw badRequest(`${where(i)}/files/${j}/ref "${file.ref}" is used twice in the batch`);
+          refs.set(file.ref, { kind: 'file', file: id });
+        }
+      });
+    }
+  });
+  const resolveUrl = (url: string): ContentRef | null => {
+    const bare = url.replace(/^\.\//, '');
+    return refs.get(bare) ?? refs.get(bare.replace(/\.md$/, '')) ?? null;
+  };
+
+  const body = async (input: DocumentInput | undefined) => {
+    const read = readDocumentInput(input, resolveUrl);
+    return {
+      ...read,
+      hash: read.document && read.document.nodes.length > 0 ? await putDocument(db, read.document) : undefined,
+    };
+  };
+
+  for (const [i, change] of changes.entries()) {
+    const at = where(i);
+    if (change.operation === 'insert_page') {
+      const parent = change.into ? locate(pages, change.into)?.page : null;
+      if (parent === undefined) throw badRequest(`${at}/into: page ${change.into} is not in the change request`);
+      const siblings = parent ? parent.children : pages;
+      const type = change.type ?? 'document';
+      if (type === 'link' && !change.target) throw badRequest(`${at}/target is required for a link page`);
+      const read = type === 'document' ? await body(change.document) : { hash: undefined };
+      const explicitTitle = 'title' in read && read.title ? read.title : change.title;
+      const headingTitle = 'headingTitle' in read ? read.headingTitle : undefined;
+      let documentHash = read.hash;
+      let title = explicitTitle;
+      if (!title && headingTitle && 'document' in read && read.document) {
+        // The leading heading names the page and leaves the body.
+        title = headingTitle;
+        const rest = takeLeadingTitle(read.document)?.document;
+        documentHash = rest && rest.nodes.length > 0 ? await putDocument(db, rest) : undefined;
+      }
+      title ||= 'Untitled';
+      if (change.slug !== undefined) requireFreeSlug(change.slug, siblings);
+      const page: PageNode = {
+        id: pageIds.get(i) as string,
+        type,
+        title,
+        slug: change.slug ?? uniqueSlug(slugify(title), siblings),
+        children: [],
+        ...(documentHash ? { document: documentHash } : {}),
+      };
+      applyFields(page, {
+        ...change,
+        title,
+        description: ('description' in read ? read.description : undefined) ?? change.description,
+        emoji: ('emoji' in read ? read.emoji : undefined) ?? change.emoji,
+      });
+      checkPlacement(page, parent, at);
+      insertAt(siblings, page, change.at);
+      outcomes.set(page.id, { object: 'created_page', ...(change.ref ? { ref: change.ref } : {}), page: page.id });
+    } else if (change.operation === 'update_page') {
+      const found = locate(pages, change.page);
+      if (!found) throw badRequest(`${at}/page: page ${change.page} is not in the change request`);
+      const { page } = found;
+      if (change.type !== undefined && change.type !== page.type) {
+        throw badRequest(`${at}/type: the type of a page cannot change`);
+      }
+      if (change.document !== undefined) {
+        if (page.type !== 'document') throw badRequest(`${at}/document: only document pages have a body`);
+        const read = await body(change.document);
+        if (read.hash) page.document = read.hash;
+        else delete page.document;
+        applyFields(page, { title: read.title, description: read.description, emoji: read.emoji });
+      }
+      applyFields(page, change);
+      if (change.into !== undefined || change.at !== undefined) {
+        const parent =
+          change.into === undefined ? found.parent : change.into === null ? null : locate(pages, change.into)?.page;
+        if (parent === undefined) throw badRequest(`${at}/into: page ${change.into} is not in the change request`);
+        if (parent && contains(page, parent.id))
+          throw badRequest(`${at}/into: a page cannot move into itself or its own subpages`);
+        checkPlacement(page, parent, at);
+        const sameParent = parent === found.parent;
+        detach(pages, page.id);
+        const siblings = parent ? parent.children : pages;
+        if (!sameParent) page.slug = change.slug ?? uniqueSlug(page.slug, siblings);
+        insertAt(siblings, page, change.at);
+      }
+      if (change.slug !== undefined) {
+        const here = locate(pages, page.id) as NonNullable<ReturnType<typeof locate>>;
+        requireFreeSlug(change.slug, here.siblings, page);
+        page.slug = change.slug;
+      }
+      if (!outcomes.has(page.id)) outcomes.set(page.id, { object: 'updated_page', page: page.id });
+    } else if (change.operation === 'delete_page') {
+      const removed = detach(pages, change.page);
+      if (!removed) throw badRequest(`${at}/page: page ${change.page} is not in the change request`);
+      const gone = (page: PageNode) => {
+        outcomes.delete(page.id);
+        page.children.forEach(gone);
+      };
+      gone(removed.page);
+      outcomes.set(change.page, { object: 'deleted_page', page: change.page });
+    } else {
+      for (const [j, file] of change.files.entries()) {
+        const entry = await storeFile(db, file, `${at}/files/${j}`, fileIds.get(`${i}/${j}`) as string, options);
+        files.push(entry);
+        insertedFiles.push(entry);
+      }
+    }
+  }
+  return { pages, files, changes: [...outcomes.values()], insertedFiles };
+}
+
+async function storeFile(
+  db: Db,
+  file: { name: string; contentType?: string; url?: string; base64?: string },
+  at: string,
+  id: string,
+  options: BatchOptions,
+): Promise<FileEntry> {
+  let bytes: Buffer;
+  let sourceType = '';
+  if (file.base64 !== undefined) {
+    if (!file.contentType) throw badRequest(`${at}/contentType is required with base64`);
+    if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(file.base64)) throw badRequest(`${at}/base64 is not valid base64`);
+    bytes = Buffer.from(file.base64, 'base64');
+  } else if (file.url !== undefined) {
+    const source = await readSource(file.url, {
+      allowPrivate: options.allowPrivateFetch,
+      maxBytes: options.maxFileBytes,
+    });
+    bytes = source.body;
+    sourceType = source.contentType.split(';')[0]?.trim() ?? '';
+  } else {
+    throw badRequest(`${at} needs one of url or base64`);
+  }
+  const contentType =
+    file.contentType || (sourceType && sourceType !== 'application/octet-stream' ? sourceType : undefined);
+  return storeFileEntry(db, { id, name: file.name, contentType, bytes });
+}

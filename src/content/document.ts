@@ -1,0 +1,208 @@
+/**
+ * The structured document of a page, in the shape of the official `JSONDocument`: blocks, inlines
+ * and texts made of leaves carrying marks. Only the constructs Bindery reads and writes are typed;
+ * these types are what the Markdown and HTML converters produce and consume.
+ */
+
+export type ContentRef =
+  | { kind: 'url'; url: string }
+  | { kind: 'page'; page: string; space?: string }
+  | { kind: 'file'; file: string; space?: string }
+  | { kind: 'anchor'; anchor: string; page?: string; space?: string };
+
+export type MarkType = 'bold' | 'italic' | 'code' | 'strikethrough';
+export interface Mark {
+  object: 'mark';
+  type: MarkType;
+}
+export interface Leaf {
+  object: 'leaf';
+  text: string;
+  marks: Mark[];
+}
+export interface TextNode {
+  object: 'text';
+  leaves: Leaf[];
+}
+export interface InlineImage {
+  object: 'inline';
+  type: 'inline-image';
+  isVoid: true;
+  data: { ref: ContentRef; alt?: string; caption?: string };
+}
+export interface InlineLink {
+  object: 'inline';
+  type: 'link';
+  isVoid: false;
+  data: { ref: ContentRef };
+  nodes: Array<TextNode | InlineImage>;
+}
+export type Inline = TextNode | InlineLink | InlineImage;
+
+export interface Paragraph {
+  object: 'block';
+  type: 'paragraph';
+  nodes: Inline[];
+}
+export type HeadingType = 'heading-1' | 'heading-2' | 'heading-3';
+export interface Heading {
+  object: 'block';
+  type: HeadingType;
+  data: Record<string, never> | { id: string };
+  nodes: Inline[];
+}
+export interface ListItem {
+  object: 'block';
+  type: 'list-item';
+  data?: { checked?: boolean };
+  nodes: Block[];
+}
+export interface List {
+  object: 'block';
+  type: 'list-unordered' | 'list-ordered' | 'list-tasks';
+  data: { start?: number };
+  nodes: ListItem[];
+}
+export interface CodeLine {
+  object: 'block';
+  type: 'code-line';
+  data: Record<string, never>;
+  nodes: TextNode[];
+}
+export interface Code {
+  object: 'block';
+  type: 'code';
+  data: { syntax?: string };
+  nodes: CodeLine[];
+}
+export interface Quote {
+  object: 'block';
+  type: 'blockquote';
+  nodes: Block[];
+}
+export type HintStyle = 'info' | 'warning' | 'danger' | 'success';
+export interface Hint {
+  object: 'block';
+  type: 'hint';
+  data: { style: HintStyle };
+  nodes: Block[];
+}
+export interface Divider {
+  object: 'block';
+  type: 'divider';
+  isVoid: true;
+  data: Record<string, never>;
+}
+export interface Fragment {
+  object: 'fragment';
+  fragment: string;
+  type?: string;
+  nodes: Paragraph[];
+}
+export interface Image {
+  object: 'block';
+  type: 'image';
+  isVoid: true;
+  data: { ref: ContentRef; alt?: string };
+  fragments: Fragment[];
+}
+export interface Images {
+  object: 'block';
+  type: 'images';
+  isVoid: false;
+  data: Record<string, never>;
+  nodes: Image[];
+}
+export type ColumnAlign = 'left' | 'center' | 'right';
+export interface TableDefinition {
+  id: string;
+  title: string;
+  type: 'text';
+  textAlignment: ColumnAlign;
+}
+export interface TableRecord {
+  orderIndex: string;
+  /** Column definition id → id of the fragment holding the cell. */
+  values: Record<string, string>;
+}
+export interface Table {
+  object: 'block';
+  type: 'table';
+  isVoid: true;
+  data: {
+    view: { type: 'grid'; columns: string[]; hideHeader: boolean };
+    records: Record<string, TableRecord>;
+    definition: Record<string, TableDefinition>;
+  };
+  fragments: Fragment[];
+}
+
+export type Block = Paragraph | Heading | List | ListItem | Code | Quote | Hint | Divider | Images | Image | Table;
+export type BlockType = Block['type'];
+
+export interface JsonDocument {
+  object: 'document';
+  data: Record<string, unknown>;
+  nodes: Block[];
+}
+
+export function emptyDocument(): JsonDocument {
+  return { object: 'document', data: {}, nodes: [] };
+}
+
+export function leaf(text: string, marks: MarkType[] = []): Leaf {
+  return { object: 'leaf', text, marks: marks.map((type) => ({ object: 'mark', type })) };
+}
+
+export function textNode(leaves: Leaf[]): TextNode {
+  return { object: 'text', leaves };
+}
+
+export function paragraph(nodes: Inline[]): Paragraph {
+  return { object: 'block', type: 'paragraph', nodes: nodes.length > 0 ? nodes : [textNode([leaf('')])] };
+}
+
+/** The plain text of inline nodes (links contribute their text, images their alt). */
+export function inlineText(nodes: ReadonlyArray<Inline>): string {
+  return nodes
+    .map((node) => {
+      if (node.object === 'text') return node.leaves.map((l) => l.text).join('');
+      if (node.type === 'link') return inlineText(node.nodes);
+      return node.data.alt ?? '';
+    })
+    .join('');
+}
+
+/** A heading's anchor, as GitHub and GitBook derive it: lower case, punctuation dropped, spaces → `-`. */
+export function anchorOf(text: string): string {
+  return text
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
+}
+
+const CONTAINERS = new Set<BlockType>([
+  'list-unordered',
+  'list-ordered',
+  'list-tasks',
+  'list-item',
+  'blockquote',
+  'hint',
+]);
+
+/** Every heading anchor of a document. */
+export function anchorsOf(document: JsonDocument): Set<string> {
+  const anchors = new Set<string>();
+  const visit = (blocks: ReadonlyArray<Block>) => {
+    for (const block of blocks) {
+      if (block.type === 'heading-1' || block.type === 'heading-2' || block.type === 'heading-3') {
+        anchors.add('id' in block.data ? block.data.id : anchorOf(inlineText(block.nodes)));
+      } else if (CONTAINERS.has(block.type)) {
+        visit((block as List | ListItem | Quote | Hint).nodes);
+      }
+    }
+  };
+  visit(document.nodes);
+  return anchors;
+}

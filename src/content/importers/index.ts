@@ -1,0 +1,111 @@
+/**
+ * Imports into a change request: reads the source (`data:` or guarded http(s) fetch), converts it
+ * with the importer of its kind, and places the result in a copy of the change request's tree —
+ * new top-level pages, or, for `/page/{pageId}/import`, the page's new body (single-document
+ * sources) or new subpages (archives and websites). The caller writes the tree as one revision.
+ */
+import { badRequest, notFound } from '../../core/errors.js';
+import { newId } from '../../core/ids.js';
+import type { Db } from '../../db/database.js';
+import { htmlToDocument } from '../html.js';
+import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from '../markdown.js';
+import { readSource } from '../source.js';
+import { type FileEntry, type PageNode, putDocument, type Snapshot } from '../store.js';
+import { cloneTree, locate, slugify, uniqueSlug } from '../tree.js';
+import { importDocx } from './docx.js';
+import type { ImportBundle, ImportContext, ImportedPage } from './types.js';
+import { titleFromName } from './types.js';
+import { importWebsite } from './website.js';
+import { importZip } from './zip.js';
+
+export const SUPPORTED_SOURCES = ['website', 'docx', 'markdown', 'html', 'zip'] as const;
+
+/** Largest source read for an import (archives, documents), in bytes. */
+export const MAX_IMPORT_BYTES = 20 * 1024 * 1024;
+
+export interface ImportOutcome {
+  pages: PageNode[];
+  files: FileEntry[];
+  imported: number;
+  total: number;
+}
+
+function nameOf(url: string): string {
+  if (/^data:/i.test(url)) return '';
+  try {
+    return new URL(url).pathname;
+  } catch {
+    return '';
+  }
+}
+
+async function readBundle(db: Db, source: string, url: string, ctx: ImportContext): Promise<ImportBundle> {
+  if (source === 'website') return importWebsite(url, ctx);
+  const { body } = await readSource(url, { allowPrivate: ctx.allowPrivate, maxBytes: MAX_IMPORT_BYTES });
+  const name = nameOf(url);
+  if (source === 'zip') return importZip(db, body);
+  if (source === 'docx') return importDocx(db, body, name);
+  const text = body.toString('utf8');
+  let page: ImportedPage;
+  if (source === 'html') {
+    const { document, title } = htmlToDocument(text);
+    page = { id: newId(), title: title ?? titleFromName(name), document, children: [] };
+  } else {
+    const { meta, body: markdown } = splitFrontmatter(text);
+    let document = markdownToDocument(markdown);
+    const leading = takeLeadingTitle(document);
+    if (leading) document = leading.document;
+    page = { id: newId(), title: meta.title ?? leading?.title ?? titleFromName(name), document, children: [] };
+  }
+  return { pages: [page], files: [], total: 1, imported: 1 };
+}
+
+/** Stores the bodies and turns imported pages into tree nodes with slugs unique among `siblings`. */
+async function materialize(db: Db, pages: ImportedPage[], siblings: PageNode[]): Promise<PageNode[]> {
+  const out: PageNode[] = [];
+  for (const imported of pages) {
+    const hash =
+      imported.document && imported.document.nodes.length > 0 ? await putDocument(db, imported.document) : undefined;
+    const node: PageNode = {
+      id: imported.id,
+      type: 'document',
+      title: imported.title,
+      slug: uniqueSlug(slugify(imported.title), [...siblings, ...out]),
+      children: [],
+      ...(hash ? { document: hash } : {}),
+    };
+    node.children = await materialize(db, imported.children, []);
+    out.push(node);
+  }
+  return out;
+}
+
+export async function runImport(
+  db: Db,
+  base: Snapshot,
+  input: { source: string; url: string; pageId?: string },
+  ctx: ImportContext,
+): Promise<ImportOutcome> {
+  if (!(SUPPORTED_SOURCES as readonly string[]).includes(input.source)) {
+    throw badRequest(`body/source ${input.source} is not supported yet; use one of ${SUPPORTED_SOURCES.join(', ')}`);
+  }
+  const pages = cloneTree(base.pages);
+  const target = input.pageId ? locate(pages, input.pageId) : undefined;
+  if (input.pageId && !target) throw notFound(`page ${input.pageId} not found`);
+  if (target && target.page.type !== 'document') throw badRequest('content can only be imported into a document page');
+
+  const bundle = await readBundle(db, input.source, input.url, ctx);
+  const singleDocument = input.source === 'markdown' || input.source === 'html' || input.source === 'docx';
+  if (target && singleDocument) {
+    // Into a page: its body is replaced.
+    const [imported] = bundle.pages;
+    const hash =
+      imported?.document && imported.document.nodes.length > 0 ? await putDocument(db, imported.document) : undefined;
+    if (hash) target.page.document = hash;
+    else delete target.page.document;
+  } else {
+    const list = target ? target.page.children : pages;
+    list.push(...(await materialize(db, bundle.pages, list)));
+  }
+  return { pages, files: [...base.files, ...bundle.files], imported: bundle.imported, total: bundle.total };
+}

@@ -1,0 +1,508 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+interface Ctx {
+  orgId: string;
+  admin: TestUser;
+  spaceId: string;
+  base: string;
+}
+
+async function newSpace(): Promise<Ctx> {
+  const org = await h.org();
+  const space = await org.admin.client.post(`/v1/orgs/${org.id}/spaces`, { title: 'Docs' });
+  expect(space.status).toBe(201);
+  return { orgId: org.id, admin: org.admin, spaceId: space.body.id, base: `/v1/spaces/${space.body.id}` };
+}
+
+async function newChangeRequest(ctx: Ctx, subject = 'Edit') {
+  const res = await ctx.admin.client.post(`${ctx.base}/change-requests`, { subject });
+  expect(res.status).toBe(201);
+  return res.body as { id: string; number: number };
+}
+
+async function batch(ctx: Ctx, cr: string, changes: unknown[], query = '') {
+  return ctx.admin.client.post(`${ctx.base}/change-requests/${cr}/content${query}`, { changes });
+}
+
+describe('change requests', () => {
+  it('creates (201, Location, numbered), reads by id or number, lists by status, updates', async () => {
+    const ctx = await newSpace();
+    const res = await ctx.admin.client.post(`${ctx.base}/change-requests`, { subject: 'First' });
+    expect(res.status).toBe(201);
+    expect(res.headers.location).toBe(`http://bindery.test${ctx.base}/change-requests/${res.body.id}`);
+    const space = await ctx.admin.client.get(ctx.base);
+    expect(res.body).toMatchObject({
+      object: 'change-request',
+      number: 1,
+      status: 'open',
+      subject: 'First',
+      space: ctx.spaceId,
+      revision: space.body.revision,
+      revisionInitial: space.body.revision,
+      outdated: false,
+      createdBy: { id: ctx.admin.user.id },
+    });
+    const second = await newChangeRequest(ctx, 'Second');
+    expect(second.number).toBe(2);
+    expect((await ctx.admin.client.get(`${ctx.base}/change-requests/1`)).body.id).toBe(res.body.id);
+    expect((await ctx.admin.client.get(`${ctx.base}/change-requests/${second.id}`)).body.number).toBe(2);
+    expect((await ctx.admin.client.get(`${ctx.base}/change-requests/99`)).status).toBe(404);
+
+    const patched = await ctx.admin.client.patch(`${ctx.base}/change-requests/2`, {
+      status: 'draft',
+      subject: 'Renamed',
+    });
+    expect(patched.body).toMatchObject({ status: 'draft', subject: 'Renamed' });
+    const open = await ctx.admin.client.get(`${ctx.base}/change-requests`);
+    expect(open.body.items.map((c: { number: number }) => c.number)).toEqual([1]);
+    const drafts = await ctx.admin.client.get(`${ctx.base}/change-requests?status=draft`);
+    expect(drafts.body.items.map((c: { number: number }) => c.number)).toEqual([2]);
+    const counts = await ctx.admin.client.get(ctx.base);
+    expect(counts.body).toMatchObject({ changeRequests: 2, changeRequestsOpen: 1, changeRequestsDraft: 1 });
+    expect((await ctx.admin.client.patch(`${ctx.base}/change-requests/2`, { status: 'merged' })).status).toBe(400);
+    expect((await ctx.admin.client.patch(`${ctx.base}/change-requests/2`, { subject: 'x'.repeat(101) })).status).toBe(
+      400,
+    );
+  });
+
+  it('outsiders get 404, readers 403 on writes, editors cannot merge', async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    const outsider = await h.user();
+    expect((await outsider.client.get(`${ctx.base}/change-requests/${cr.id}`)).status).toBe(404);
+    expect((await outsider.client.get(`${ctx.base}/change-requests/${cr.id}/content`)).status).toBe(404);
+    expect((await outsider.client.post(`${ctx.base}/change-requests`, { subject: 'x' })).status).toBe(404);
+    const reader = await h.member(ctx.orgId, 'read');
+    expect((await reader.client.get(`${ctx.base}/change-requests/${cr.id}`)).status).toBe(200);
+    expect((await reader.client.get(`${ctx.base}/change-requests/${cr.id}/content/pages`)).status).toBe(200);
+    expect((await reader.client.post(`${ctx.base}/change-requests`, { subject: 'x' })).status).toBe(403);
+    const edit = { changes: [{ operation: 'insert_page', title: 'A', document: { markdown: 'a' } }] };
+    expect((await reader.client.post(`${ctx.base}/change-requests/${cr.id}/content`, edit)).status).toBe(403);
+    const editor = await h.member(ctx.orgId, 'edit');
+    expect((await editor.client.post(`${ctx.base}/change-requests/${cr.id}/content`, edit)).status).toBe(200);
+    expect((await editor.client.post(`${ctx.base}/change-requests/${cr.id}/merge`)).status).toBe(403);
+    const reviewer = await h.member(ctx.orgId, 'review');
+    expect((await reviewer.client.post(`${ctx.base}/change-requests/${cr.id}/merge`)).status).toBe(200);
+    const scoped = await h.member(ctx.orgId, 'admin', { scopes: ['space:write'] });
+    const other = await newChangeRequest(ctx);
+    expect((await scoped.client.post(`${ctx.base}/change-requests/${other.id}/merge`)).status).toBe(403);
+  });
+});
+
+describe('batch edits', () => {
+  it('inserts, nests, updates, moves and deletes pages atomically as one revision', async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    const res = await batch(
+      ctx,
+      cr.id,
+      [
+        { operation: 'insert_page', ref: 'guide', title: 'Guide', document: { markdown: 'See [intro](./intro.md).' } },
+        { operation: 'insert_page', ref: 'intro', into: undefined, document: { markdown: '# Introduction\n\nHello.' } },
+        { operation: 'insert_page', type: 'group', title: 'Reference', document: {} },
+      ],
+      '?compat=false',
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.changes.map((c: { object: string; ref?: string }) => [c.object, c.ref])).toEqual([
+      ['created_page', 'guide'],
+      ['created_page', 'intro'],
+      ['created_page', undefined],
+    ]);
+    const [guideId, introId, groupId] = res.body.changes.map((c: { page: { id: string } }) => c.page.id);
+    const firstRevision = res.body.changeRequest.revision;
+
+    const intro = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/page/${introId}`);
+    expect(intro.body).toMatchObject({
+      title: 'Introduction',
+      slug: 'introduction',
+      path: 'introduction',
+      type: 'document',
+    });
+    const guide = await ctx.admin.client.get(
+      `${ctx.base}/change-requests/${cr.id}/content/page/${guideId}?format=markdown`,
+    );
+    expect(guide.body.markdown).toBe(`See [intro](/pages/${introId}).\n`);
+
+    const moved = await batch(ctx, cr.id, [
+      { operation: 'update_page', page: introId, into: guideId, title: 'Intro', slug: 'start' },
+      { operation: 'insert_page', into: groupId, title: 'API', document: { markdown: 'api' } },
+      { operation: 'update_page', page: guideId, document: { markdown: '---\ndescription: The guide\n---\nNew body' } },
+    ]);
+    expect(moved.status).toBe(200);
+    expect(moved.body.revision).not.toBe(firstRevision);
+    const pages = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/pages`);
+    const summary = (list: Array<{ title: string; path: string; pages?: unknown[] }>): unknown =>
+      list.map((p) => [p.title, p.path, summary((p.pages ?? []) as never)]);
+    expect(summary(pages.body.pages)).toEqual([
+      ['Guide', 'guide', [['Intro', 'guide/start', []]]],
+      ['Reference', 'reference', [['API', 'api', []]]],
+    ]);
+    expect(pages.body.pages[0]).toMatchObject({ description: 'The guide', git: { path: 'guide/README.md' } });
+    const revision = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content`);
+    expect(revision.body).toMatchObject({ object: 'revision', type: 'edits', parents: [firstRevision] });
+    const bare = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/pages?metadata=false`);
+    expect(bare.body.pages[0].git).toBeUndefined();
+
+    // A failing change leaves nothing applied.
+    const failed = await batch(ctx, cr.id, [
+      { operation: 'delete_page', page: guideId },
+      { operation: 'update_page', page: 'missing', title: 'x' },
+    ]);
+    expect(failed.status).toBe(400);
+    expect(failed.body.error.message).toContain('changes/1');
+    expect((await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}`)).body.revision).toBe(
+      moved.body.revision,
+    );
+
+    const deleted = await batch(ctx, cr.id, [{ operation: 'delete_page', page: guideId }], '?compat=false');
+    expect(deleted.body.changes).toEqual([{ object: 'deleted_page', page: guideId }]);
+    const after = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/pages`);
+    expect(after.body.pages.map((p: { title: string }) => p.title)).toEqual(['Reference']);
+    // The live content is untouched until the merge.
+    expect((await ctx.admin.client.get(`${ctx.base}/content/pages`)).body.pages).toEqual([]);
+  });
+
+  it('refuses bad placements and slug collisions', async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    const made = await batch(ctx, cr.id, [{ operation: 'insert_page', title: 'A', document: {} }], '?compat=false');
+    const a = made.body.changes[0].page.id;
+    const cases: unknown[][] = [
+      [{ operation: 'insert_page', title: 'A2', slug: 'a', document: {} }],
+      [{ operation: 'insert_page', type: 'group', into: a, title: 'G', document: {} }],
+      [{ operation: 'insert_page', type: 'link', title: 'L', document: {} }],
+      [{ operation: 'update_page', page: a, into: a }],
+      [{ operation: 'insert_page', into: 'nope', title: 'x', document: {} }],
+      [{ operation: 'insert_page', title: 'x', document: {}, unknown: true }],
+    ];
+    for (const changes of cases) expect((await batch(ctx, cr.id, changes)).status).toBe(400);
+    const link = await batch(ctx, cr.id, [
+      { operation: 'insert_page', type: 'link', title: 'Site', target: { kind: 'url', url: 'https://example.com' } },
+    ]);
+    expect(link.status).toBe(200);
+    const pages = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/pages`);
+    expect(pages.body.pages[1]).toMatchObject({ type: 'link', href: 'https://example.com' });
+  });
+
+  it('takes at most 50 changes', async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    const changes = (n: number) =>
+      Array.from({ length: n }, (_, i) => ({ operation: 'insert_page', title: `P${i}`, document: {} }));
+    expect((await batch(ctx, cr.id, changes(51))).status).toBe(400);
+    expect((await batch(ctx, cr.id, changes(50))).status).toBe(200);
+    const pages = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/pages`);
+    expect(pages.body.pages).toHaveLength(50);
+    expect((await batch(ctx, cr.id, [])).status).toBe(400);
+  });
+});
+
+describe('merge', () => {
+  async function seed(ctx: Ctx) {
+    const cr = await newChangeRequest(ctx, 'Seed');
+    const made = await batch(
+      ctx,
+      cr.id,
+      [
+        { operation: 'insert_page', title: 'One', document: { markdown: 'one' } },
+        { operation: 'insert_page', title: 'Two', document: { markdown: 'two' } },
+        { operation: 'insert_page', title: 'Three', document: { markdown: 'three' } },
+      ],
+      '?compat=false',
+    );
+    expect((await ctx.admin.client.post(`${ctx.base}/change-requests/${cr.id}/merge`)).status).toBe(200);
+    return made.body.changes.map((c: { page: { id: string } }) => c.page.id) as string[];
+  }
+
+  it('merges pages changed on one side only, in both directions, into a new live revision', async () => {
+    const ctx = await newSpace();
+    const [one, two, three] = await seed(ctx);
+    const a = await newChangeRequest(ctx, 'A');
+    const b = await newChangeRequest(ctx, 'B');
+    await batch(ctx, a.id, [
+      { operation: 'update_page', page: one!, document: { markdown: 'one by A' } },
+      { operation: 'insert_page', title: 'Four', document: { markdown: 'four' } },
+    ]);
+    await batch(ctx, b.id, [
+      { operation: 'update_page', page: two!, title: 'Two by B' },
+      { operation: 'delete_page', page: three! },
+    ]);
+    const mergedA = await ctx.admin.client.post(`${ctx.base}/change-requests/${a.id}/merge`);
+    expect(mergedA.body.result).toBe('merge');
+    const outdated = await ctx.admin.client.get(`${ctx.base}/change-requests/${b.id}`);
+    expect(outdated.body.outdated).toBe(true);
+    const mergedB = await ctx.admin.client.post(`${ctx.base}/change-requests/${b.id}/merge`);
+    expect(mergedB.status).toBe(200);
+    const space = await ctx.admin.client.get(ctx.base);
+    expect(space.body.revision).toBe(mergedB.body.revision);
+    const live = await ctx.admin.client.get(`${ctx.base}/content`);
+    expect(live.body).toMatchObject({ type: 'merge', mergedFrom: { id: b.id, status: 'merged' } });
+    expect(live.body.parents).toEqual([mergedA.body.revision, expect.any(String)]);
+    expect(live.body.pages.map((p: { title: string }) => p.title)).toEqual(['One', 'Two by B', 'Four']);
+    const page = await ctx.admin.client.get(`${ctx.base}/content/page/${one}?format=markdown`);
+    expect(page.body.markdown).toBe('one by A\n');
+    const merged = await ctx.admin.client.get(`${ctx.base}/change-requests/${b.id}`);
+    expect(merged.body).toMatchObject({
+      status: 'merged',
+      mergedBy: { id: ctx.admin.user.id },
+      revisionMerged: mergedB.body.revision,
+    });
+    expect((await ctx.admin.client.post(`${ctx.base}/change-requests/${b.id}/merge`)).status).toBe(409);
+    expect((await batch(ctx, b.id, [{ operation: 'delete_page', page: one! }])).status).toBe(409);
+  });
+
+  it('refuses with 409, naming the pages, when the same page changed on both sides', async () => {
+    const ctx = await newSpace();
+    const [one, two] = await seed(ctx);
+    const a = await newChangeRequest(ctx, 'A');
+    const b = await newChangeRequest(ctx, 'B');
+    await batch(ctx, a.id, [
+      { operation: 'update_page', page: one!, document: { markdown: 'A' } },
+      { operation: 'update_page', page: two!, title: 'Two A' },
+    ]);
+    await batch(ctx, b.id, [
+      { operation: 'update_page', page: one!, document: { markdown: 'B' } },
+      { operation: 'delete_page', page: two! },
+    ]);
+    expect((await ctx.admin.client.post(`${ctx.base}/change-requests/${a.id}/merge`)).status).toBe(200);
+    const before = (await ctx.admin.client.get(ctx.base)).body.revision;
+    const res = await ctx.admin.client.post(`${ctx.base}/change-requests/${b.id}/merge`);
+    expect(res.status).toBe(409);
+    expect(res.body.error.message).toContain(one);
+    expect(res.body.error.message).toContain(two);
+    expect(res.body.error.message).toContain('"One"');
+    expect((await ctx.admin.client.get(ctx.base)).body.revision).toBe(before);
+    expect((await ctx.admin.client.get(`${ctx.base}/change-requests/${b.id}`)).body.status).toBe('open');
+  });
+
+  it('shares unchanged pages between revisions (an edit writes the page and its ancestors only)', async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    const made = await batch(
+      ctx,
+      cr.id,
+      [
+        { operation: 'insert_page', ref: 'p', title: 'Parent', document: { markdown: 'p' } },
+        ...Array.from({ length: 10 }, (_, i) => ({ operation: 'insert_page', title: `Top ${i}`, document: {} })),
+      ],
+      '?compat=false',
+    );
+    const parent = made.body.changes[0].page.id;
+    await batch(ctx, cr.id, [{ operation: 'insert_page', into: parent, title: 'Child', document: { markdown: 'c' } }]);
+    const count = async () =>
+      Number(
+        (
+          await h.db
+            .selectFrom('page_versions')
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    const before = await count();
+    const child = (await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/path/parent/child`)).body
+      .id;
+    await batch(ctx, cr.id, [{ operation: 'update_page', page: child, document: { markdown: 'changed' } }]);
+    expect((await count()) - before).toBe(2);
+  });
+});
+
+describe('reading content', () => {
+  it('finds pages by nested path, in either format', async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    await batch(ctx, cr.id, [
+      { operation: 'insert_page', ref: 'a', title: 'Alpha', document: { markdown: 'a' } },
+      { operation: 'insert_page', ref: 'b', into: undefined, title: 'Beta', document: { markdown: 'b' } },
+    ]);
+    const pages = (await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/pages`)).body.pages;
+    await batch(ctx, cr.id, [
+      { operation: 'insert_page', into: pages[0].id, title: 'Deep Page', document: { markdown: '**deep**' } },
+    ]);
+    const base = `${ctx.base}/change-requests/${cr.number}/content/path`;
+    const deep = await ctx.admin.client.get(`${base}/alpha/deep-page`);
+    expect(deep.status).toBe(200);
+    expect(deep.body).toMatchObject({ title: 'Deep Page', path: 'alpha/deep-page' });
+    expect(deep.body.document.nodes[0].type).toBe('paragraph');
+    const md = await ctx.admin.client.get(`${base}/alpha/deep-page?format=markdown`);
+    expect(md.body.markdown).toBe('**deep**\n');
+    expect(md.body.document).toBeUndefined();
+    expect((await ctx.admin.client.get(`${base}/alpha%2Fdeep-page`)).status).toBe(200);
+    expect((await ctx.admin.client.get(`${base}/alpha/nope`)).status).toBe(404);
+    expect((await ctx.admin.client.get(`${base}/beta`)).body.title).toBe('Beta');
+  });
+
+  it('lists links with broken counts and backlinks of pages and files', async () => {
+    const ctx = await newSpace();
+    const seedCr = await newChangeRequest(ctx);
+    const seeded = await batch(
+      ctx,
+      seedCr.id,
+      [
+        { operation: 'insert_page', title: 'Target', document: { markdown: '# Section\n\ntext' } },
+        { operation: 'insert_page', title: 'Doomed', document: { markdown: 'x' } },
+        {
+          operation: 'insert_files',
+          files: [{ ref: 'img', name: 'a.txt', contentType: 'text/plain', base64: 'aGk=' }],
+        },
+      ],
+      '?compat=false',
+    );
+    const [target, doomed] = seeded.body.changes.map((c: { page: { id: string } }) => c.page.id);
+    const file = seeded.body.insertedFiles[0].id;
+    const source = await batch(
+      ctx,
+      seedCr.id,
+      [
+        {
+          operation: 'insert_page',
+          title: 'Source',
+          document: {
+            markdown: `[t](/pages/${target}) [s](/pages/${target}#section) [bad anchor](/pages/${target}#nope) [d](/pages/${doomed}) [f](/files/${file}) [web](https://example.com) [gone](/pages/ghost)`,
+          },
+        },
+      ],
+      '?compat=false',
+    );
+    const sourceId = source.body.changes[0].page.id;
+    expect((await ctx.admin.client.post(`${ctx.base}/change-requests/${seedCr.id}/merge`)).status).toBe(200);
+
+    const cr = await newChangeRequest(ctx);
+    await batch(ctx, cr.id, [{ operation: 'delete_page', page: doomed }]);
+    const links = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/page/${sourceId}/links`);
+    expect(links.status).toBe(200);
+    expect(links.body.count).toBe(7);
+    expect(links.body.stats).toEqual({ total: 7, broken: { total: 3, changeRequest: 1 } });
+    expect(links.body.items.map((l: { status: string }) => l.status)).toEqual([
+      'ok',
+      'ok',
+      'broken',
+      'broken',
+      'ok',
+      'ok',
+      'broken',
+    ]);
+    const paged = await ctx.admin.client.get(
+      `${ctx.base}/change-requests/${cr.id}/content/page/${sourceId}/links?limit=5`,
+    );
+    expect(paged.body.items).toHaveLength(5);
+    const rest = await ctx.admin.client.get(
+      `${ctx.base}/change-requests/${cr.id}/content/page/${sourceId}/links?limit=5&page=${paged.body.next.page}`,
+    );
+    expect(rest.body.items).toHaveLength(2);
+
+    const back = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/page/${target}/backlinks`);
+    expect(back.body.items.map((p: { id: string }) => p.id)).toEqual([sourceId]);
+    const fileBack = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/files/${file}/backlinks`);
+    expect(fileBack.body).toMatchObject({ count: 1, items: [{ id: sourceId, title: 'Source' }] });
+    expect(
+      (await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/page/${doomed}/backlinks`)).status,
+    ).toBe(404);
+  });
+
+  it('stores files with their size, type and image dimensions, and serves the bytes to readers', async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    // A 2×3 PNG.
+    const png = Buffer.from(
+      'iVBORw0KGgoAAAANSUhEUgAAAAIAAAADCAYAAAC56t6BAAAAEklEQVR4nGP4z8DwHwyBNAMDAFXTBfuqUCJSAAAAAElFTkSuQmCC',
+      'base64',
+    );
+    const res = await batch(
+      ctx,
+      cr.id,
+      [
+        {
+          operation: 'insert_files',
+          files: [{ name: 'pixel.png', contentType: 'image/png', base64: png.toString('base64') }],
+        },
+      ],
+      '?compat=false',
+    );
+    expect(res.status).toBe(200);
+    const file = res.body.insertedFiles[0];
+    expect(file).toMatchObject({
+      name: 'pixel.png',
+      contentType: 'image/png',
+      size: png.length,
+      dimensions: { width: 2, height: 3 },
+    });
+    const listed = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/files`);
+    expect(listed.body).toMatchObject({
+      count: 1,
+      items: [{ id: file.id, git: { path: '.gitbook/assets/pixel.png' } }],
+    });
+    const one = await ctx.admin.client.get(
+      `${ctx.base}/change-requests/${cr.id}/content/files/${file.id}?metadata=false`,
+    );
+    expect(one.body.git).toBeUndefined();
+    const url = new URL(file.downloadURL);
+    const reader = await h.member(ctx.orgId, 'read');
+    const download = await reader.client.app.inject({
+      method: 'GET',
+      url: url.pathname,
+      headers: { authorization: `Bearer ${reader.token}` },
+    });
+    expect(download.statusCode).toBe(200);
+    expect(download.headers['content-type']).toBe('image/png');
+    expect(download.rawPayload.equals(png)).toBe(true);
+    const outsider = await h.user();
+    expect((await outsider.client.get(url.pathname)).status).toBe(404);
+    expect((await h.anonymous.get(url.pathname)).status).toBe(401);
+  });
+
+  it('limits files to 5 MiB', async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    const file = (size: number) => ({
+      operation: 'insert_files',
+      files: [
+        { name: 'big.bin', contentType: 'application/octet-stream', base64: Buffer.alloc(size, 1).toString('base64') },
+      ],
+    });
+    const limit = 5 * 1024 * 1024;
+    expect((await batch(ctx, cr.id, [file(limit + 1)])).status).toBe(413);
+    expect((await batch(ctx, cr.id, [file(limit)])).status).toBe(200);
+  });
+});
+
+describe('requested reviewers', () => {
+  it('adds members who can read, renames with subject, lists and removes', async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    const reader = await h.member(ctx.orgId, 'read');
+    const other = await h.member(ctx.orgId, 'review');
+    const url = `${ctx.base}/change-requests/${cr.id}/requested-reviewers`;
+    const res = await ctx.admin.client.post(url, { users: [reader.user.id, other.user.id], subject: 'Please review' });
+    expect(res.status).toBe(200);
+    expect(res.body.users).toHaveLength(2);
+    expect(res.body.users[0]).toMatchObject({
+      object: 'change-request-requested-reviewer',
+      kind: 'user',
+      requestedBy: { id: ctx.admin.user.id },
+    });
+    expect((await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}`)).body.subject).toBe('Please review');
+    const listed = await reader.client.get(`${url}?limit=1`);
+    expect(listed.body.count).toBe(2);
+    expect(listed.body.items).toHaveLength(1);
+    const filtered = await ctx.admin.client.get(`${ctx.base}/change-requests?requestedReviewer=${reader.user.id}`);
+    expect(filtered.body.items.map((c: { id: string }) => c.id)).toEqual([cr.id]);
+
+    const stranger = await h.user();
+    const bad = await ctx.admin.client.post(url, { users: [stranger.user.id] });
+    expect(bad.status).toBe(400);
+    expect(bad.body.error.message).toContain(stranger.user.id);
+    expect((await reader.client.post(url, { users: [other.user.id] })).status).toBe(403);
+
+    expect((await ctx.admin.client.delete(`${url}/${reader.user.id}`)).status).toBe(204);
+    expect((await ctx.admin.client.delete(`${url}/${reader.user.id}`)).status).toBe(404);
+    expect((await ctx.admin.client.get(url)).body.count).toBe(1);
+  });
+});
