@@ -319,31 +319,37 @@ export default async function contentRoutes(app: App) {
       );
     }
 
-    app.get(
-      `${prefix}/path/*`,
-      {
-        config: { scope: 'space:read' },
-        schema: {
-          operationId: ids.path,
-          tags,
-          params: Type.Object({
-            ...target.params,
-            '*': Type.String({ description: 'The page path: nested slugs joined by /' }),
-          }),
-          querystring: PageQueryFormat,
-          response: { 200: Type.Ref('RevisionPage') },
+    // `{pagePath}` is documented; nested paths (`a/b/c`) reach the same handler through the hidden
+    // wildcard route (a path parameter cannot span segments).
+    const pathRoute = (url: string, hidden: boolean, param: string) =>
+      app.get(
+        url,
+        {
+          config: { scope: 'space:read' },
+          schema: {
+            ...(hidden ? { hide: true } : { operationId: ids.path }),
+            tags,
+            params: Type.Object({
+              ...target.params,
+              [param]: Type.String({ description: 'The page path: nested slugs joined by /' }),
+            }),
+            querystring: PageQueryFormat,
+            response: { 200: Type.Ref('RevisionPage') },
+          },
         },
-      },
-      async (request) => {
-        const r = await resolve(request);
-        const wanted = request.params['*'].replace(/^\/+|\/+$/g, '');
-        const matches = flattenPages(r.snapshot.pages).filter((e) => e.path === wanted);
-        // A group and a page may share a path; the page is what a reader means.
-        const entry = matches.find((e) => e.page.type !== 'group') ?? matches[0];
-        if (!entry) throw notFound(`no page at path ${wanted}`);
-        return presentPage(view(r, request.query.metadata), entry, request.query.format ?? 'document');
-      },
-    );
+        async (request) => {
+          const r = await resolve(request);
+          const raw = (request.params as Record<string, string>)[param] ?? '';
+          const wanted = raw.replace(/^\/+|\/+$/g, '');
+          const matches = flattenPages(r.snapshot.pages).filter((e) => e.path === wanted);
+          // A group and a page may share a path; the page is what a reader means.
+          const entry = matches.find((e) => e.page.type !== 'group') ?? matches[0];
+          if (!entry) throw notFound(`no page at path ${wanted}`);
+          return presentPage(view(r, request.query.metadata), entry, request.query.format ?? 'document');
+        },
+      );
+    pathRoute(`${prefix}/path/:pagePath`, false, 'pagePath');
+    pathRoute(`${prefix}/path/*`, true, '*');
 
     app.get(
       `${prefix}/reusable-contents/:reusableContentId`,
