@@ -306,7 +306,8 @@ class Converter {
         break;
       }
       case 'image':
-        out.push(this.image(node.url, node.alt, node.title));
+        // An image without a source (e.g. one left out of an import) is dropped.
+        if (node.url) out.push(this.image(node.url, node.alt, node.title));
         break;
       case 'imageReference': {
         const definition = this.definitions.get(node.identifier.toLowerCase());
@@ -323,6 +324,11 @@ class Converter {
   }
 
   private link(url: string, children: ReadonlyArray<PhrasingContent>, marks: MarkType[], out: Inline[]): void {
+    // Script URLs are not links: their text is kept, the link is not.
+    if (/^\s*(javascript|vbscript|data):/i.test(url)) {
+      for (const child of children) this.phrasing(child, marks, out);
+      return;
+    }
     const inner: Inline[] = [];
     for (const child of children) this.phrasing(child, marks, inner);
     const nodes = inner.filter((n): n is TextNode | InlineImage => n.object === 'text' || n.type === 'inline-image');

@@ -72,6 +72,25 @@ describe('change requests', () => {
     );
   });
 
+  it('pages the list, newest first, and filters by creator', async () => {
+    const ctx = await newSpace();
+    const editor = await h.member(ctx.orgId, 'edit');
+    for (const subject of ['a', 'b', 'c']) await newChangeRequest(ctx, subject);
+    await editor.client.post(`${ctx.base}/change-requests`, { subject: 'mine' });
+    const first = await ctx.admin.client.get(`${ctx.base}/change-requests?limit=3&orderBy=createdAt`);
+    expect(first.body.count).toBe(4);
+    const second = await ctx.admin.client.get(
+      `${ctx.base}/change-requests?limit=3&orderBy=createdAt&page=${first.body.next.page}`,
+    );
+    const numbers = [...first.body.items, ...second.body.items].map((c: { number: number }) => c.number);
+    expect(numbers).toEqual([4, 3, 2, 1]);
+    expect(second.body.next).toBeUndefined();
+    const mine = await ctx.admin.client.get(`${ctx.base}/change-requests?creator=${editor.user.id}`);
+    expect(mine.body.items.map((c: { subject: string }) => c.subject)).toEqual(['mine']);
+    const none = await ctx.admin.client.get(`${ctx.base}/change-requests/1/content/reusable-contents/nope`);
+    expect(none.status).toBe(404);
+  });
+
   it('outsiders get 404, readers 403 on writes, editors cannot merge', async () => {
     const ctx = await newSpace();
     const cr = await newChangeRequest(ctx);

@@ -176,6 +176,12 @@ describe('document ⇄ Markdown', () => {
     expect(lifted.nodes.map((n) => n.type)).toEqual(['blockquote', 'code', 'blockquote']);
   });
 
+  it('keeps the text of script links, not the link', () => {
+    const d = markdownToDocument('[click](javascript:alert(1)) and [ok](https://x.test)');
+    expect(extractLinks(d).map((l) => l.ref)).toEqual([{ kind: 'url', url: 'https://x.test' }]);
+    expect(documentToMarkdown(d)).toBe('click and [ok](https://x.test)\n');
+  });
+
   it('reads front matter', () => {
     expect(splitFrontmatter('---\ntitle: "Hello"\ndescription: A page\n---\n# Body\n')).toEqual({
       meta: { title: 'Hello', description: 'A page' },

@@ -89,7 +89,8 @@ export async function listChangeRequests(
     q,
     [
       { column: `change_requests.${column}`, direction: 'desc', value: (r) => r[column] },
-      { column: 'change_requests.id', direction: 'desc', value: (r) => r.id },
+      // Numbers are unique within the space: a total order, and creation order among equal timestamps.
+      { column: 'change_requests.number', direction: 'desc', value: (r) => r.number },
     ],
     query,
   );

@@ -12,10 +12,10 @@ import { notFound } from '../../core/errors.js';
 import { paginateArray } from '../../core/paging.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { authorizeSpace } from '../../permissions/content.js';
-import { readBlob } from '../../storage/files.js';
 import { authorizeChangeRequest } from '../change-requests/access.js';
 import { type ChangeRequestObject, presentChangeRequest } from '../change-requests/present.js';
 import { findChangeRequest } from '../change-requests/repo.js';
+import { registerDownload } from './download.js';
 import { backlinks, checkedLinks, linkStats } from './links.js';
 import {
   type ContentView,
@@ -319,31 +319,37 @@ export default async function contentRoutes(app: App) {
       );
     }
 
-    app.get(
-      `${prefix}/path/*`,
-      {
-        config: { scope: 'space:read' },
-        schema: {
-          operationId: ids.path,
-          tags,
-          params: Type.Object({
-            ...target.params,
-            '*': Type.String({ description: 'The page path: nested slugs joined by /' }),
-          }),
-          querystring: PageQueryFormat,
-          response: { 200: Type.Ref('RevisionPage') },
+    // `{pagePath}` is documented; nested paths (`a/b/c`) reach the same handler through the hidden
+    // wildcard route (a path parameter cannot span segments).
+    const pathRoute = (url: string, hidden: boolean, param: string) =>
+      app.get(
+        url,
+        {
+          config: { scope: 'space:read' },
+          schema: {
+            ...(hidden ? { hide: true } : { operationId: ids.path }),
+            tags,
+            params: Type.Object({
+              ...target.params,
+              [param]: Type.String({ description: 'The page path: nested slugs joined by /' }),
+            }),
+            querystring: PageQueryFormat,
+            response: { 200: Type.Ref('RevisionPage') },
+          },
         },
-      },
-      async (request) => {
-        const r = await resolve(request);
-        const wanted = request.params['*'].replace(/^\/+|\/+$/g, '');
-        const matches = flattenPages(r.snapshot.pages).filter((e) => e.path === wanted);
-        // A group and a page may share a path; the page is what a reader means.
-        const entry = matches.find((e) => e.page.type !== 'group') ?? matches[0];
-        if (!entry) throw notFound(`no page at path ${wanted}`);
-        return presentPage(view(r, request.query.metadata), entry, request.query.format ?? 'document');
-      },
-    );
+        async (request) => {
+          const r = await resolve(request);
+          const raw = (request.params as Record<string, string>)[param] ?? '';
+          const wanted = raw.replace(/^\/+|\/+$/g, '');
+          const matches = flattenPages(r.snapshot.pages).filter((e) => e.path === wanted);
+          // A group and a page may share a path; the page is what a reader means.
+          const entry = matches.find((e) => e.page.type !== 'group') ?? matches[0];
+          if (!entry) throw notFound(`no page at path ${wanted}`);
+          return presentPage(view(r, request.query.metadata), entry, request.query.format ?? 'document');
+        },
+      );
+    pathRoute(`${prefix}/path/:pagePath`, false, 'pagePath');
+    pathRoute(`${prefix}/path/*`, true, '*');
 
     app.get(
       `${prefix}/reusable-contents/:reusableContentId`,
@@ -366,48 +372,5 @@ export default async function contentRoutes(app: App) {
     );
   }
 
-  app.get(
-    '/spaces/:spaceId/revisions/:revisionId/files/:fileId/download',
-    {
-      config: { scope: 'space:read' },
-      schema: {
-        operationId: 'downloadFileInRevision',
-        tags: ['content'],
-        description: 'The bytes of a file, with its content type (the `downloadURL` of a file).',
-        params: Type.Object({
-          spaceId: Type.String({ minLength: 1 }),
-          revisionId: Type.String({ minLength: 1 }),
-          fileId: Type.String({ minLength: 1 }),
-        }),
-        response: { 200: Type.Unsafe<Buffer>({ type: 'string', format: 'binary' }) },
-      },
-    },
-    async (request, reply) => {
-      const { row: space } = await authorizeSpace(
-        app.db,
-        caller(request).user.id,
-        request.params.spaceId,
-        'read',
-        'read it',
-      );
-      const snapshot = await loadRevision(app.db, space, request.params.revisionId);
-      const file = snapshot?.files.find((f) => f.id === request.params.fileId);
-      const bytes = file ? await readBlob(app.db, file.blob) : undefined;
-      if (!file || !bytes) throw notFound(`file ${request.params.fileId} not found`);
-      const inline = file.contentType.startsWith('image/') && file.contentType !== 'image/svg+xml';
-      return (
-        reply
-          .type(file.contentType)
-          .header('content-length', bytes.length)
-          .header('x-content-type-options', 'nosniff')
-          // Uploaded content never runs as a page of this origin.
-          .header('content-security-policy', "default-src 'none'; sandbox")
-          .header(
-            'content-disposition',
-            `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
-          )
-          .send(bytes)
-      );
-    },
-  );
+  registerDownload(app);
 }
