@@ -1,9 +1,11 @@
 /** Collections: create and list in an organization; get, update, delete, list spaces, move, transfer. */
+
 import type { App } from '../../app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { PagedList, paginateArray } from '../../core/paging.js';
 import { NoContent } from '../../core/schemas.js';
+import { nowIso } from '../../core/time.js';
 import { authorizeCollection, requireCreateIn } from '../../permissions/content.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { loadViewer, type Viewer } from '../../permissions/resolver.js';
@@ -210,7 +212,7 @@ export default async function collectionRoutes(app: App) {
       await app.db.transaction().execute(async (trx) => {
         await trx
           .updateTable('collections')
-          .set({ parent_id: parentId, updated_at: new Date().toISOString() })
+          .set({ parent_id: parentId, updated_at: nowIso() })
           .where('id', '=', row.id)
           .execute();
         await placeItem(trx, row.organization_id, parentId, { type: 'collection', id: row.id }, request.body.position);

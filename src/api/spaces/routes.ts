@@ -5,6 +5,7 @@ import { caller } from '../../core/auth.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { PagedList, paginateArray } from '../../core/paging.js';
 import { NoContent, Params } from '../../core/schemas.js';
+import { nowIso } from '../../core/time.js';
 import { authorizeSpace, requireCreateIn } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
@@ -161,7 +162,7 @@ export default async function spaceRoutes(app: App) {
           const position = await endPosition(trx, row.organization_id, parentId);
           await trx
             .updateTable('spaces')
-            .set({ deleted_at: null, parent_id: parentId, position, updated_at: new Date().toISOString() })
+            .set({ deleted_at: null, parent_id: parentId, position, updated_at: nowIso() })
             .where('id', '=', row.id)
             .execute();
         });
@@ -185,7 +186,7 @@ export default async function spaceRoutes(app: App) {
         const visibility = !parentId && row.visibility === 'in-collection' ? 'private' : row.visibility;
         await trx
           .updateTable('spaces')
-          .set({ parent_id: parentId, visibility, updated_at: new Date().toISOString() })
+          .set({ parent_id: parentId, visibility, updated_at: nowIso() })
           .where('id', '=', row.id)
           .execute();
         await placeItem(trx, row.organization_id, parentId, { type: 'space', id: row.id }, request.body.position);
