@@ -31,6 +31,8 @@ export interface Config {
   jobConcurrency: number;
   /** How often an idle worker looks for new jobs, in milliseconds. */
   jobPollMs: number;
+  /** Keys partners present in `X-Service-Partner-Key` to call the ads operations (`PARTNER_KEYS`). */
+  partnerKeys: string[];
   /** How long a claimed job stays claimed without a heartbeat before another process may take it over. */
   jobLeaseMs: number;
 }
@@ -95,6 +97,16 @@ function parseSecretsKeyVar(raw: string | undefined): Buffer | null {
   return key;
 }
 
+function parsePartnerKeys(raw: string | undefined): string[] {
+  const keys = (raw ?? '')
+    .split(',')
+    .map((k) => k.trim())
+    .filter(Boolean);
+  if (keys.some((k) => k.length < 16))
+    throw new ConfigError('PARTNER_KEYS entries must be at least 16 characters each');
+  return keys;
+}
+
 function parseNonNegativeInt(name: string, raw: string | undefined, fallback: number): number {
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
@@ -137,5 +149,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobConcurrency: parseNonNegativeInt('JOB_CONCURRENCY', env.JOB_CONCURRENCY, 2),
     jobPollMs: parsePositiveInt('JOB_POLL_MS', env.JOB_POLL_MS, 1_000),
     jobLeaseMs: parsePositiveInt('JOB_LEASE_MS', env.JOB_LEASE_MS, 60_000),
+    partnerKeys: parsePartnerKeys(env.PARTNER_KEYS),
   };
 }

@@ -3,6 +3,7 @@
  * and response shaping (`present.ts`).
  */
 import type { App } from '../app.js';
+import adsRoutes from './ads/routes.js';
 import importRoutes from './change-requests/imports.js';
 import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
@@ -24,6 +25,7 @@ import translationRoutes from './translations/routes.js';
 import userRoutes from './users/routes.js';
 
 export async function registerApi(app: App): Promise<void> {
+  await app.register(adsRoutes);
   await app.register(userRoutes);
   await app.register(organizationRoutes);
   await app.register(memberRoutes);

@@ -302,6 +302,14 @@ export interface SitesTable {
   adaptive_content: Bool;
   /** Ads review status (`pending`, `in-review`, `live`, `rejected`, `disabled`). */
   ads_status: string;
+  /** Set when the site is submitted for ads review (0008_ads). */
+  ads_topic: string | null;
+  /** E-mail of who submitted the site, for the partner to reach. */
+  ads_email: string | null;
+  ads_zone_id: string | null;
+  ads_reporting_id: string | null;
+  /** Why the partner rejected the site. */
+  ads_reason: string | null;
   /** JSON customization settings; null: the defaults. */
   customization: string | null;
   created_at: string;

@@ -51,6 +51,7 @@ describe('configuration', () => {
     [{ PUBLIC_URL: 'not a url' }, /PUBLIC_URL/],
     [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
     [{ BODY_LIMIT: '-5' }, /BODY_LIMIT/],
+    [{ PARTNER_KEYS: 'short' }, /PARTNER_KEYS/],
     [{ FETCH_ALLOW_PRIVATE: 'maybe' }, /FETCH_ALLOW_PRIVATE/],
     [{ FETCH_TIMEOUT_MS: '0' }, /FETCH_TIMEOUT_MS/],
     [{ FETCH_MAX_BYTES: '1.5' }, /FETCH_MAX_BYTES/],

@@ -14,8 +14,13 @@ export type SiteObject = Static<typeof Site>;
  */
 function presentAds(site: SiteRow): SiteObject['ads'] {
   const status = site.ads_status as SiteObject['ads']['status'];
-  if (status !== 'pending') return { status };
-  return { status, submittable: site.published === 1 && site.visibility === 'public' };
+  if (status === 'pending') return { status, submittable: site.published === 1 && site.visibility === 'public' };
+  if (status === 'rejected') return { status, ...(site.ads_reason ? { reason: site.ads_reason } : {}) };
+  return {
+    status,
+    ...(site.ads_topic ? { topic: site.ads_topic } : {}),
+    ...(status !== 'in-review' && site.ads_zone_id ? { zoneId: site.ads_zone_id } : {}),
+  };
 }
 
 /** The Site object as a member with organization role `role` sees it. */

@@ -73,7 +73,13 @@ export const Site = Type.Object(
     siteSpaces: Type.Number(),
     createdAt: Timestamp,
     adaptiveContent: Type.Object({ enabled: Type.Boolean() }),
-    ads: Type.Object({ status: StringEnum(ADS_STATUSES), submittable: Type.Optional(Type.Boolean()) }),
+    ads: Type.Object({
+      status: StringEnum(ADS_STATUSES),
+      submittable: Type.Optional(Type.Boolean()),
+      topic: Type.Optional(Type.String()),
+      zoneId: Type.Optional(Type.String()),
+      reason: Type.Optional(Type.String()),
+    }),
     features: Type.Array(Type.Object({ id: Type.String(), plan: SiteType, frozen: Type.Boolean() })),
     urls: Type.Object({
       location: Type.String(),
