@@ -22,6 +22,7 @@ import { ErrorBody, formatValidationErrors, registerErrorHandling } from './core
 import { newId } from './core/ids.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
+import { buildValidator } from './core/validation.js';
 import { createDb, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { JobWorker } from './jobs/index.js';
@@ -64,8 +65,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     bodyLimit: config.bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => newId(16),
-    ajv: { customOptions: { removeAdditional: false, coerceTypes: 'array', useDefaults: true } },
     schemaErrorFormatter: formatValidationErrors,
+    schemaController: { compilersFactory: { buildValidator } },
     // Path parameters are validated by the route schemas (400 naming the field), not cut off at 100 (414).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
   }).withTypeProvider<TypeBoxTypeProvider>();

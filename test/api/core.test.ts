@@ -174,3 +174,20 @@ describe('service endpoints', () => {
     expect(res.headers['x-request-id']).toBe('abc123');
   });
 });
+
+describe('typed JSON bodies', () => {
+  it('keeps null and "" apart and does not coerce types in bodies (queries are still coerced)', async () => {
+    const org = await h.org();
+    const c = org.admin.client;
+    const space = (await c.post(`/v1/orgs/${org.id}/spaces`, { title: 'S', emoji: 'x' })).body;
+    await c.patch(`/v1/spaces/${space.id}`, { emoji: null, language: null });
+    const row = await h.db
+      .selectFrom('spaces')
+      .select(['emoji', 'language'])
+      .where('id', '=', space.id)
+      .executeTakeFirst();
+    expect(row).toEqual({ emoji: null, language: null });
+    expect((await c.patch(`/v1/orgs/${org.id}`, { sso: 'true' })).status).toBe(400);
+    expect((await c.get(`/v1/orgs/${org.id}/members?limit=5`)).status).toBe(200);
+  });
+});

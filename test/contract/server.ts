@@ -16,8 +16,12 @@ export interface ContractServer {
   close(): Promise<void>;
 }
 
-export async function startContractServer(): Promise<ContractServer> {
-  const harness = await createHarness();
+/**
+ * `overrides` go to `createHarness` (configuration, e.g. `jobConcurrency` and `fetchAllowPrivate` for
+ * the background jobs that process OpenAPI sources).
+ */
+export async function startContractServer(overrides?: Parameters<typeof createHarness>[0]): Promise<ContractServer> {
+  const harness = await createHarness(overrides);
   await harness.app.listen({ port: 0, host: '127.0.0.1' });
   const { address, port } = harness.app.server.address() as AddressInfo;
   const endpoint = `http://${address}:${port}`;
