@@ -3,6 +3,7 @@
  * and response shaping (`present.ts`).
  */
 import type { App } from '../app.js';
+import askRoutes from './ask/routes.js';
 import importRoutes from './change-requests/imports.js';
 import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
@@ -44,4 +45,5 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(changeRequestRoutes);
   await app.register(importRoutes);
   await app.register(contentRoutes);
+  await app.register(askRoutes);
 }
