@@ -29,7 +29,13 @@ function nodeText(node: unknown): string {
     leaves?: Array<{ text?: string }>;
     nodes?: unknown[];
     fragments?: Array<{ fragment: string; nodes?: unknown[] }>;
-    data?: { alt?: string; caption?: string; records?: Record<string, { values: Record<string, string> }> };
+    data?: {
+      alt?: string;
+      caption?: string;
+      view?: { columns?: string[] };
+      definition?: Record<string, { title?: string }>;
+      records?: Record<string, { orderIndex?: string; values: Record<string, string> }>;
+    };
   };
   if (n.object === 'text') return (n.leaves ?? []).map((l) => l.text ?? '').join('');
   if (n.object === 'inline') {
@@ -37,14 +43,17 @@ function nodeText(node: unknown): string {
     return (n.nodes ?? []).map(nodeText).join('');
   }
   if (n.type === 'table' && n.fragments) {
-    // One line per record, cells in column order (as the fragments are stored).
+    // The header, then one line per record, cells in column order.
     const fragments = new Map(n.fragments.map((f) => [f.fragment, f]));
-    const rows = Object.values(n.data?.records ?? {}).map((record) =>
-      Object.values(record.values)
-        .map((id) => blocksText(fragments.get(id)?.nodes ?? []))
-        .join(' | '),
+    const columns = n.data?.view?.columns ?? Object.keys(n.data?.definition ?? {});
+    const header = columns.map((c) => n.data?.definition?.[c]?.title ?? '').join(' | ');
+    const records = Object.values(n.data?.records ?? {}).sort((a, b) =>
+      (a.orderIndex ?? '').localeCompare(b.orderIndex ?? ''),
     );
-    return rows.join('\n');
+    const rows = records.map((record) =>
+      columns.map((c) => blocksText(fragments.get(record.values[c] ?? '')?.nodes ?? [])).join(' | '),
+    );
+    return [header, ...rows].filter((line) => line.replace(/[\s|]/g, '') !== '').join('\n');
   }
   const parts: string[] = [];
   if (n.type === 'image' && n.data?.alt) parts.push(n.data.alt);
