@@ -19,7 +19,7 @@ import type { Db } from '../db/database.js';
 import type { SpaceRow } from '../db/schema.js';
 import { ensureIndexed, type Passage, search } from '../search/index.js';
 import { MAX_TERMS, normalize, queryTerms, termMatcher } from '../search/terms.js';
-import { extractiveBlocks, NO_ANSWER, passageLabel, questionFor } from './extractive.js';
+import { extractiveBlocks, NO_ANSWER, passageLabel, questionFor, questionForPage } from './extractive.js';
 import { type ChatMessage, LlmError, streamChat } from './llm.js';
 
 /** Candidates asked of the database. */
@@ -149,7 +149,7 @@ function followups(ranked: Scored[], used: Scored[], query: string): string[] {
   for (const p of ranked) {
     if (out.length === FOLLOWUPS) break;
     if (usedIds.has(p.id)) continue;
-    const question = questionFor(p.heading ?? p.pageTitle, p.pageTitle);
+    const question = p.heading ? questionFor(p.heading, p.pageTitle) : questionForPage(p.pageTitle);
     const key = normalize(question)
       .replace(/[^\p{L}\p{N}]+/gu, ' ')
       .trim();

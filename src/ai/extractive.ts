@@ -111,3 +111,9 @@ export function questionFor(heading: string, pageTitle: string): string {
   }
   return `What is ${text}?`;
 }
+
+/** A question about a whole page: "Install Bindery" → "How do I install Bindery?", else what it covers. */
+export function questionForPage(title: string): string {
+  const question = questionFor(title, title);
+  return question.startsWith('What is ') ? `What does "${title.trim()}" cover?` : question;
+}

@@ -7,7 +7,7 @@ import type { Db } from '../db/database.js';
 import type { SpaceRow } from '../db/schema.js';
 import { ensureIndexed, outline } from '../search/index.js';
 import { normalize } from '../search/terms.js';
-import { questionFor } from './extractive.js';
+import { questionFor, questionForPage } from './extractive.js';
 
 export const MAX_RECOMMENDED = 5;
 /** Outline entries read to pick from. */
@@ -28,7 +28,7 @@ export async function* recommendedQuestions(db: Db, spaces: SpaceRow[]): AsyncGe
     const current = pages.get(e.pageId);
     if (current?.fromHeading) continue;
     if (e.heading) pages.set(e.pageId, { question: questionFor(e.heading, e.pageTitle), fromHeading: true });
-    else if (!current) pages.set(e.pageId, { question: questionFor(e.pageTitle, e.pageTitle), fromHeading: false });
+    else if (!current) pages.set(e.pageId, { question: questionForPage(e.pageTitle), fromHeading: false });
   }
   const queues = [...perSpace.values()].map((pages) => [...pages.values()].map((p) => p.question));
   const seen = new Set<string>();

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { escapeMarkdown, questionFor, quote } from '../../src/ai/extractive.js';
+import { escapeMarkdown, questionFor, questionForPage, quote } from '../../src/ai/extractive.js';
 import { LlmError, streamChat } from '../../src/ai/llm.js';
 import { markdownToDocument } from '../../src/content/markdown.js';
 import { splitSections } from '../../src/search/passages.js';
@@ -61,6 +61,8 @@ describe('terms', () => {
     expect(questionFor('What is a space?', 'Spaces')).toBe('What is a space?');
     expect(questionFor('Requirements', 'Deploying')).toBe('What does "Deploying" say about requirements?');
     expect(questionFor('Rate limits', 'API')).toBe('What is Rate limits?');
+    expect(questionForPage('Installation')).toBe('What does "Installation" cover?');
+    expect(questionForPage('Deploy to production')).toBe('How do I deploy to production?');
   });
 });
 
