@@ -164,7 +164,7 @@ async function run(label: string, databaseUrl: string): Promise<void> {
       `${label}: seeded ${SPACES * PAGES_PER_SPACE} pages in ${(seeded.seededMs / 1000).toFixed(1)} s, ` +
         `indexed ${seeded.passages} passages in ${(seeded.indexedMs / 1000).toFixed(1)} s`,
     );
-    const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), databaseUrl, ai: null };
+    const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), databaseUrl, ai: null, jobConcurrency: 0 };
     const app = await buildApp({ config, db, migrate: false, logger: false });
     await app.ready();
     const headers = { authorization: `Bearer ${seeded.token}`, 'content-type': 'application/json' };
@@ -224,6 +224,9 @@ async function main() {
     try {
       await run('PostgreSQL', target.toString());
     } finally {
+      // The pool has ended, but the server may still be closing its backends: give them a moment
+      // so that the forced drop does not have to terminate them.
+      await new Promise((resolve) => setTimeout(resolve, 500));
       await admin.query(`drop database if exists ${name} with (force)`);
       await admin.end();
     }
