@@ -35,6 +35,24 @@ export interface Config {
   partnerKeys: string[];
   /** How long a claimed job stays claimed without a heartbeat before another process may take it over. */
   jobLeaseMs: number;
+  /**
+   * The language model answering questions, an OpenAI-compatible chat-completions endpoint
+   * (`AI_BASE_URL`, e.g. `https://api.openai.com/v1` or `http://127.0.0.1:11434/v1` for Ollama);
+   * null: answers are extractive (built from the best passages, no model).
+   */
+  ai: AiConfig | null;
+  /** How often a server-sent stream sends a heartbeat comment while it has nothing else to send. */
+  sseHeartbeatMs: number;
+}
+
+export interface AiConfig {
+  /** Base URL of the API, without a trailing slash; `/chat/completions` is appended. */
+  baseUrl: string;
+  model: string;
+  /** Sent as `Authorization: Bearer`; null for servers that need none (Ollama, llama.cpp). */
+  apiKey: string | null;
+  /** Deadline of one model call (the whole streamed completion); past it the answer is extractive. */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -124,6 +142,19 @@ function parseBoolean(name: string, raw: string | undefined, fallback: boolean):
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+function parseAi(env: NodeJS.ProcessEnv): AiConfig | null {
+  const baseUrl = env.AI_BASE_URL?.trim();
+  const model = env.AI_MODEL?.trim();
+  const apiKey = env.AI_API_KEY?.trim() || null;
+  const timeoutMs = parsePositiveInt('AI_TIMEOUT_MS', env.AI_TIMEOUT_MS, 60_000);
+  if (!baseUrl) {
+    if (model || apiKey) throw new ConfigError('AI_MODEL and AI_API_KEY need AI_BASE_URL (the model endpoint)');
+    return null;
+  }
+  if (!model) throw new ConfigError('AI_BASE_URL needs AI_MODEL (the model name the endpoint serves)');
+  return { baseUrl: parseUrl('AI_BASE_URL', baseUrl), model, apiKey, timeoutMs };
+}
+
 /** Reads the configuration from `env`; throws {@link ConfigError} naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
@@ -150,5 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobPollMs: parsePositiveInt('JOB_POLL_MS', env.JOB_POLL_MS, 1_000),
     jobLeaseMs: parsePositiveInt('JOB_LEASE_MS', env.JOB_LEASE_MS, 60_000),
     partnerKeys: parsePartnerKeys(env.PARTNER_KEYS),
+    ai: parseAi(env),
+    sseHeartbeatMs: parsePositiveInt('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
   };
 }

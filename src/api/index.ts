@@ -4,6 +4,7 @@
  */
 import type { App } from '../app.js';
 import adsRoutes from './ads/routes.js';
+import askRoutes from './ask/routes.js';
 import importRoutes from './change-requests/imports.js';
 import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
@@ -46,4 +47,5 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(changeRequestRoutes);
   await app.register(importRoutes);
   await app.register(contentRoutes);
+  await app.register(askRoutes);
 }

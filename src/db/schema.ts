@@ -8,7 +8,7 @@
  * - booleans are integers 0/1;
  * - structured values are JSON text, parsed by the presenters.
  */
-import type { Insertable, Selectable, Updateable } from 'kysely';
+import type { Generated, Insertable, Selectable, Updateable } from 'kysely';
 
 /** 0 or 1: see the storage conventions above. */
 export type Bool = number;
@@ -471,6 +471,36 @@ export interface ChangeRequestReviewersTable {
   created_at: string;
 }
 
+/**
+ * One section of one page of a space's live revision, for full-text search (see src/search/ and
+ * migration 0007). PostgreSQL adds a generated `tsv` column; SQLite mirrors the text columns into
+ * the FTS5 table `search_fts` (rowid = id).
+ */
+export interface SearchPassagesTable {
+  id: Generated<number>;
+  space_id: string;
+  /** The revision the passage was read from (the space's live one when indexed). */
+  revision_id: string;
+  page_id: string;
+  page_title: string;
+  /** The page's path in the space (slugs joined by `/`). */
+  page_path: string;
+  /** 0 for the text before the first heading, then 1, 2, … per heading. */
+  section: number;
+  /** The heading's anchor; null for section 0. */
+  anchor: string | null;
+  heading: string | null;
+  /** Plain text of the section (and, for section 0, the page description). */
+  body: string;
+}
+
+/** Which revision of each space `search_passages` was built from. */
+export interface SearchIndexStateTable {
+  space_id: string;
+  revision_id: string;
+  indexed_at: string;
+}
+
 export interface Database {
   settings: SettingsTable;
   users: UsersTable;
@@ -502,6 +532,8 @@ export interface Database {
   revisions: RevisionsTable;
   change_requests: ChangeRequestsTable;
   change_request_reviewers: ChangeRequestReviewersTable;
+  search_passages: SearchPassagesTable;
+  search_index_state: SearchIndexStateTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

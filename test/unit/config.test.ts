@@ -36,6 +36,16 @@ describe('configuration', () => {
     expect(loadConfig({ FETCH_ALLOW_PRIVATE: 'FALSE' }).fetchAllowPrivate).toBe(false);
   });
 
+  it('reads the language model settings (none by default)', () => {
+    expect(loadConfig({}).ai).toBeNull();
+    expect(
+      loadConfig({ AI_BASE_URL: 'http://127.0.0.1:11434/v1/', AI_MODEL: 'llama3.2', AI_TIMEOUT_MS: '2000' }).ai,
+    ).toEqual({ baseUrl: 'http://127.0.0.1:11434/v1', model: 'llama3.2', apiKey: null, timeoutMs: 2000 });
+    expect(
+      loadConfig({ AI_BASE_URL: 'https://api.openai.com/v1', AI_MODEL: 'm', AI_API_KEY: 'sk-x' }).ai,
+    ).toMatchObject({ apiKey: 'sk-x', timeoutMs: 60_000 });
+  });
+
   it('accepts file paths, sqlite: URLs and postgres:// URLs', () => {
     expect(loadConfig({ DATABASE_URL: '/tmp/x.db' }).databaseUrl).toBe('sqlite:/tmp/x.db');
     expect(loadConfig({ DATABASE_URL: 'sqlite:y.db' }).databaseUrl).toBe('sqlite:y.db');
@@ -58,6 +68,10 @@ describe('configuration', () => {
     [{ JOB_CONCURRENCY: '-1' }, /JOB_CONCURRENCY/],
     [{ JOB_POLL_MS: 'often' }, /JOB_POLL_MS/],
     [{ JOB_LEASE_MS: '0' }, /JOB_LEASE_MS/],
+    [{ AI_BASE_URL: 'ftp://x', AI_MODEL: 'm' }, /AI_BASE_URL/],
+    [{ AI_BASE_URL: 'http://127.0.0.1:8000/v1' }, /AI_MODEL/],
+    [{ AI_MODEL: 'm' }, /AI_BASE_URL/],
+    [{ AI_TIMEOUT_MS: '0' }, /AI_TIMEOUT_MS/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

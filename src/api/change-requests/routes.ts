@@ -17,6 +17,7 @@ import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
+import { indexSpace } from '../../search/index.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
 import { presentFile } from '../content/present.js';
 import { authorizeChangeRequest } from './access.js';
@@ -239,6 +240,8 @@ export default async function changeRequestRoutes(app: App) {
         if (Number(moved.numUpdatedRows) === 0 || Number(closed.numUpdatedRows) === 0) {
           throw conflict('the live content or the change request changed during the merge; retry');
         }
+        // The search index follows the live revision in the same transaction (AI answers read it).
+        await indexSpace(trx, space.id);
         return written;
       });
       return { revision: revision.id, result: 'merge' as const };

@@ -6,6 +6,7 @@ import * as m0003 from './0003_sites.js';
 import * as m0004 from './0004_content.js';
 import * as m0005 from './0005_openapi_translations.js';
 import * as m0006 from './0006_integrations.js';
+import * as m0007 from './0007_search.js';
 import * as m0008 from './0008_ads.js';
 
 export const migrations: Record<string, Migration> = {
@@ -15,5 +16,6 @@ export const migrations: Record<string, Migration> = {
   '0004_content': m0004,
   '0005_openapi_translations': m0005,
   '0006_integrations': m0006,
+  '0007_search': m0007,
   '0008_ads': m0008,
 };

@@ -1,0 +1,222 @@
+/**
+ * Full-text search over the live content of spaces: the one module that writes and reads the search
+ * index (table `search_passages`, migration 0007). The SQL that differs between PostgreSQL
+ * (`tsvector`, `ts_rank`) and SQLite (FTS5, `bm25`) is here and nowhere else.
+ *
+ * - {@link indexSpace} rebuilds a space's passages from its live revision (a reindex replaces them
+ *   all). The merge of a change request calls it in the transaction that moves the live revision, so
+ *   the index never lags a merge; {@link ensureIndexed} catches up any space whose index is missing
+ *   or older (a database that predates the index, a failed reindex) before a search reads it.
+ * - {@link search} ranks passages of the given spaces only, and only passages of each space's
+ *   current live revision of a space that is not deleted. Which spaces a caller may read is decided
+ *   by the caller (the permission resolver), never here.
+ */
+import { sql } from 'kysely';
+import { flattenPages, getDocuments, loadRevision } from '../content/store.js';
+import { nowIso } from '../core/time.js';
+import type { Db } from '../db/database.js';
+import { dialectOf } from '../db/dialect.js';
+import type { SpaceRow } from '../db/schema.js';
+import { splitSections } from './passages.js';
+import { queryTerms } from './terms.js';
+
+const INSERT_CHUNK = 200;
+const ID_CHUNK = 500;
+
+/** One ranked passage. */
+export interface Passage {
+  id: number;
+  spaceId: string;
+  revisionId: string;
+  pageId: string;
+  pageTitle: string;
+  pagePath: string;
+  section: number;
+  anchor: string | null;
+  heading: string | null;
+  body: string;
+  /** The database's relevance, higher is better (bm25 negated on SQLite, ts_rank on PostgreSQL). */
+  rank: number;
+}
+
+/** Runs `work` in a transaction, or in the caller's one. */
+async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
+  return db.isTransaction ? work(db) : db.transaction().execute(work);
+}
+
+/**
+ * Rebuilds the passages of `spaceId` from its live revision (every page with a body, one passage
+ * per section) and records the revision indexed. A missing space loses its passages.
+ */
+export async function indexSpace(db: Db, spaceId: string): Promise<void> {
+  await inTransaction(db, async (trx) => {
+    const space = await trx.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+    if (!space) {
+      await trx.deleteFrom('search_passages').where('space_id', '=', spaceId).execute();
+      return;
+    }
+    // Taking the state row first serializes concurrent reindexes of one space (PostgreSQL row lock).
+    await trx
+      .insertInto('search_index_state')
+      .values({ space_id: space.id, revision_id: space.revision_id, indexed_at: nowIso() })
+      .onConflict((oc) => oc.column('space_id').doUpdateSet({ revision_id: space.revision_id, indexed_at: nowIso() }))
+      .execute();
+    const rows = await passageRows(trx, space);
+    await trx.deleteFrom('search_passages').where('space_id', '=', space.id).execute();
+    for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
+      await trx
+        .insertInto('search_passages')
+        .values(rows.slice(i, i + INSERT_CHUNK))
+        .execute();
+    }
+  });
+}
+
+async function passageRows(db: Db, space: SpaceRow) {
+  const snapshot = await loadRevision(db, space, space.revision_id);
+  if (!snapshot) return [];
+  const pages = flattenPages(snapshot.pages).filter((p) => p.page.type === 'document');
+  const documents = await getDocuments(
+    db,
+    pages.flatMap((p) => (p.page.document ? [p.page.document] : [])),
+  );
+  return pages.flatMap(({ page, path }) =>
+    splitSections(page.document ? documents.get(page.document) : undefined, page.description).map((section) => ({
+      space_id: space.id,
+      revision_id: snapshot.id,
+      page_id: page.id,
+      page_title: page.title,
+      page_path: path,
+      section: section.index,
+      anchor: section.anchor,
+      heading: section.heading,
+      body: section.text,
+    })),
+  );
+}
+
+/** Reindexes every space of `spaces` whose index is missing or not of its live revision. */
+export async function ensureIndexed(db: Db, spaces: SpaceRow[]): Promise<number> {
+  const indexed = new Map<string, string>();
+  for (let i = 0; i < spaces.length; i += ID_CHUNK) {
+    const ids = spaces.slice(i, i + ID_CHUNK).map((s) => s.id);
+    const rows = await db
+      .selectFrom('search_index_state')
+      .select(['space_id', 'revision_id'])
+      .where('space_id', 'in', ids)
+      .execute();
+    for (const row of rows) indexed.set(row.space_id, row.revision_id);
+  }
+  const stale = spaces.filter((s) => indexed.get(s.id) !== s.revision_id);
+  for (const space of stale) await indexSpace(db, space.id);
+  return stale.length;
+}
+
+export interface SearchOptions {
+  /** The spaces to search: those the caller may read. */
+  spaceIds: string[];
+  /** Search terms (see `queryTerms`); a passage matching any of them is a candidate. */
+  terms: string[];
+  limit: number;
+}
+
+/** Passages of the live revisions of `spaceIds` matching any term, best first. */
+export async function search(db: Db, options: SearchOptions): Promise<Passage[]> {
+  const terms = options.terms.flatMap((t) => queryTerms(t));
+  if (terms.length === 0 || options.spaceIds.length === 0) return [];
+  const found: Passage[] = [];
+  // Spaces in chunks keep the parameter count bounded; each chunk is ranked by the database.
+  for (let i = 0; i < options.spaceIds.length; i += ID_CHUNK) {
+    const ids = options.spaceIds.slice(i, i + ID_CHUNK);
+    found.push(...(await searchChunk(db, ids, terms, options.limit)));
+  }
+  found.sort((a, b) => b.rank - a.rank || a.id - b.id);
+  return found.slice(0, options.limit);
+}
+
+const COLUMNS = sql.raw(
+  'p.id, p.space_id, p.revision_id, p.page_id, p.page_title, p.page_path, p.section, p.anchor, p.heading, p.body',
+);
+
+interface PassageRow {
+  id: number | string;
+  space_id: string;
+  revision_id: string;
+  page_id: string;
+  page_title: string;
+  page_path: string;
+  section: number;
+  anchor: string | null;
+  heading: string | null;
+  body: string;
+  rank: number | string;
+}
+
+async function searchChunk(db: Db, spaceIds: string[], terms: string[], limit: number): Promise<Passage[]> {
+  const ids = sql.join(spaceIds.map((id) => sql`${id}`));
+  const live = sql`join spaces s on s.id = p.space_id and s.revision_id = p.revision_id and s.deleted_at is null`;
+  let rows: PassageRow[];
+  if (dialectOf(db) === 'postgres') {
+    // Terms are letters and digits only (queryTerms), so they are safe tsquery lexemes.
+    const query = terms.join(' | ');
+    const result = await sql<PassageRow>`
+      select ${COLUMNS}, ts_rank(p.tsv, q.query) as rank
+      from search_passages p ${live}, to_tsquery('english', ${query}) as q(query)
+      where p.tsv @@ q.query and p.space_id in (${ids})
+      order by rank desc, p.id
+      limit ${limit}`.execute(db);
+    rows = result.rows;
+  } else {
+    // Each term quoted: FTS5 query syntax cannot leak in. Weights: title 8, heading 4, body 1.
+    const match = terms.map((t) => `"${t}"`).join(' OR ');
+    const result = await sql<PassageRow>`
+      select ${COLUMNS}, -bm25(search_fts, 8.0, 4.0, 1.0) as rank
+      from search_fts join search_passages p on p.id = search_fts.rowid ${live}
+      where search_fts match ${match} and p.space_id in (${ids})
+      order by rank desc, p.id
+      limit ${limit}`.execute(db);
+    rows = result.rows;
+  }
+  return rows.map((r) => ({
+    id: Number(r.id),
+    spaceId: r.space_id,
+    revisionId: r.revision_id,
+    pageId: r.page_id,
+    pageTitle: r.page_title,
+    pagePath: r.page_path,
+    section: Number(r.section),
+    anchor: r.anchor,
+    heading: r.heading,
+    body: r.body,
+    rank: Number(r.rank),
+  }));
+}
+
+/** Headings (and page titles) of the live content of `spaceIds`, in reading order: material for suggested questions. */
+export async function outline(
+  db: Db,
+  spaceIds: string[],
+  limit: number,
+): Promise<Array<{ spaceId: string; pageId: string; pageTitle: string; heading: string | null }>> {
+  const out: Array<{ spaceId: string; pageId: string; pageTitle: string; heading: string | null }> = [];
+  for (let i = 0; i < spaceIds.length && out.length < limit; i += ID_CHUNK) {
+    const ids = spaceIds.slice(i, i + ID_CHUNK);
+    const rows = await db
+      .selectFrom('search_passages as p')
+      .innerJoin('spaces as s', (join) =>
+        join.onRef('s.id', '=', 'p.space_id').onRef('s.revision_id', '=', 'p.revision_id'),
+      )
+      .select(['p.space_id', 'p.page_id', 'p.page_title', 'p.heading'])
+      .where('s.deleted_at', 'is', null)
+      .where('p.space_id', 'in', ids)
+      .orderBy('s.position')
+      .orderBy('p.space_id')
+      .orderBy('p.id')
+      .limit(limit - out.length)
+      .execute();
+    out.push(
+      ...rows.map((r) => ({ spaceId: r.space_id, pageId: r.page_id, pageTitle: r.page_title, heading: r.heading })),
+    );
+  }
+  return out;
+}
