@@ -228,7 +228,10 @@ function guardedLookup(url: string): net.LookupFunction {
       if (bad) return callback(refuse(url, bad.address), '', 0);
       const first = list[0];
       if (!first) return callback(new FetchError(`${hostname} has no address`, url), '', 0);
-      if ((options as dns.LookupOptions).all) return (callback as any)(null, list);
+      // With `all`, Node expects the whole list; the callback's declared type only covers one address.
+      if ((options as dns.LookupOptions).all) {
+        return (callback as unknown as (e: null, addresses: dns.LookupAddress[]) => void)(null, list);
+      }
       return callback(null, first.address, first.family);
     });
   };

@@ -7,7 +7,7 @@ import { type Expression, type Kysely, PostgresAdapter, type SelectQueryBuilder,
 export type DialectName = 'sqlite' | 'postgres';
 
 /** Which database a Kysely instance talks to. */
-export function dialectOf(db: Kysely<any>): DialectName {
+export function dialectOf<DB>(db: Kysely<DB>): DialectName {
   return db.getExecutor().adapter instanceof PostgresAdapter ? 'postgres' : 'sqlite';
 }
 
@@ -46,7 +46,10 @@ export function isUniqueViolation(error: unknown): boolean {
  * (`FOR UPDATE SKIP LOCKED`) on PostgreSQL. SQLite has no row locks and serializes writers, so
  * there the query is unchanged and the claim relies on a conditional UPDATE.
  */
-export function forUpdateSkipLocked<QB extends { forUpdate(): QB; skipLocked(): QB }>(db: Kysely<any>, query: QB): QB {
+export function forUpdateSkipLocked<DB, QB extends { forUpdate(): QB; skipLocked(): QB }>(
+  db: Kysely<DB>,
+  query: QB,
+): QB {
   return dialectOf(db) === 'postgres' ? query.forUpdate().skipLocked() : query;
 }
 

@@ -25,7 +25,8 @@ export interface JobContext {
  * a handler records its own domain errors and resolves). Handlers must be safe to run again from
  * the start, since a crash can interrupt them anywhere.
  */
-export type JobHandler = (payload: any, context: JobContext) => Promise<void>;
+/** Runs one job; `payload` is the JSON object given to enqueue for this kind. */
+export type JobHandler<P = unknown> = (payload: P, context: JobContext) => Promise<void>;
 
 export interface WorkerOptions {
   concurrency: number;
@@ -54,9 +55,10 @@ export class JobWorker {
   ) {}
 
   /** Declares how jobs of `kind` are run (areas do this when they are registered). */
-  register(kind: string, handler: JobHandler): void {
+  register<P>(kind: string, handler: JobHandler<P>): void {
     if (this.handlers.has(kind)) throw new Error(`a handler for job kind ${kind} is already registered`);
-    this.handlers.set(kind, handler);
+    // The kind names the payload's shape: whoever enqueues a kind gives that handler's payload.
+    this.handlers.set(kind, handler as JobHandler);
   }
 
   start(): void {

@@ -72,7 +72,7 @@ describe('job worker', () => {
     const k = kind();
     const seen: unknown[] = [];
     const w = worker();
-    w.register(k, async (payload, context) => {
+    w.register<{ fail?: boolean }>(k, async (payload, context) => {
       expect(context.attempt).toBe(1);
       if (payload.fail) throw new Error('broken on purpose');
       seen.push(payload);

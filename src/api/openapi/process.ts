@@ -8,7 +8,7 @@ import type { JobHandler } from '../../jobs/index.js';
 import { loadSpecification, SpecLoadError } from './load.js';
 import { type ProcessPayload, recordFailure, recordSuccess, startProcessing } from './repo.js';
 
-export function processSpecJob(app: App): JobHandler {
+export function processSpecJob(app: App): JobHandler<ProcessPayload> {
   return async (payload: ProcessPayload, { signal, log }) => {
     const spec = await startProcessing(app.db, payload.specId, payload.revision);
     if (!spec) {
