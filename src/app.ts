@@ -18,6 +18,7 @@ import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
 import type { Config } from './config.js';
 import { registerAuth } from './core/auth.js';
+import { trackHandlers } from './core/drain.js';
 import { ErrorBody, formatValidationErrors, registerErrorHandling } from './core/errors.js';
 import { newId } from './core/ids.js';
 import { SCOPES } from './core/scopes.js';
@@ -53,6 +54,8 @@ export interface BuildOptions {
   /** Run migrations before serving (default true). */
   migrate?: boolean;
   logger?: FastifyServerOptions['logger'];
+  /** Where the default JSON logger writes (stdout when absent); tests read it. */
+  logStream?: { write(line: string): void };
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -60,7 +63,13 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers["x-service-partner-key"]'],
+      // Belt and braces: the default serializers do not log headers, but a token must never reach a log.
+      redact: [
+        'req.headers.authorization',
+        'req.headers["x-service-partner-key"]',
+        'req.headers["x-gitbook-partner-key"]',
+      ],
+      ...(options.logStream ? { stream: options.logStream } : {}),
     },
     bodyLimit: config.bodyLimit,
     requestIdHeader: 'x-request-id',
@@ -77,6 +86,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('config', config);
   app.decorate('urls', new Urls(config.publicUrl));
   if (!options.db) app.addHook('onClose', async () => db.destroy());
+  trackHandlers(app, { timeoutMs: 10_000 });
   const jobs = new JobWorker(db, app.log, {
     concurrency: config.jobConcurrency,
     pollMs: config.jobPollMs,
