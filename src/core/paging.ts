@@ -44,19 +44,26 @@ export interface SortKey<Row> {
   direction: 'asc' | 'desc';
   /** Reads the key's value from a result row. */
   value: (row: Row) => KeyValue;
+  /** The value's type (default `string`): a cursor carrying another type was not issued by us. */
+  kind?: 'string' | 'number';
 }
 
 export function encodeCursor(values: KeyValue[]): string {
   return Buffer.from(JSON.stringify(values)).toString('base64url');
 }
 
-export function decodeCursor(page: string, length: number): KeyValue[] {
+/** The values of a cursor; `kinds` gives the expected type of each (its length, the key count). */
+export function decodeCursor(page: string, kinds: number | ReadonlyArray<'string' | 'number'>): KeyValue[] {
+  const expected: ReadonlyArray<'string' | 'number' | 'any'> =
+    typeof kinds === 'number' ? Array.from({ length: kinds }, () => 'any' as const) : kinds;
   try {
     const values: unknown = JSON.parse(Buffer.from(page, 'base64url').toString('utf8'));
     if (
       Array.isArray(values) &&
-      values.length === length &&
-      values.every((v) => typeof v === 'string' || typeof v === 'number')
+      values.length === expected.length &&
+      values.every((v, i) =>
+        expected[i] === 'any' ? typeof v === 'string' || typeof v === 'number' : typeof v === expected[i],
+      )
     ) {
       return values as KeyValue[];
     }
@@ -99,7 +106,10 @@ export async function paginate<DB, TB extends keyof DB, Row>(
   const limit = options.limit ?? DEFAULT_LIMIT;
   const countQuery = query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('count'));
   let pageQuery = query;
-  if (options.page) pageQuery = pageQuery.where(afterCursor(keys, decodeCursor(options.page, keys.length)));
+  if (options.page) {
+    const kinds = keys.map((k) => k.kind ?? 'string');
+    pageQuery = pageQuery.where(afterCursor(keys, decodeCursor(options.page, kinds)));
+  }
   for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction);
 
   const [countRow, rows] = await Promise.all([

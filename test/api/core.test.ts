@@ -191,3 +191,13 @@ describe('typed JSON bodies', () => {
     expect((await c.get(`/v1/orgs/${org.id}/members?limit=5`)).status).toBe(200);
   });
 });
+
+describe('cursors', () => {
+  it('a well-formed cursor with values of the wrong type is a 400, not an empty page', async () => {
+    const org = await h.org();
+    const forged = Buffer.from(JSON.stringify([1, 2])).toString('base64url');
+    const res = await org.admin.client.get(`/v1/orgs/${org.id}/members?page=${forged}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('page');
+  });
+});

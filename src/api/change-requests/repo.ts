@@ -90,7 +90,7 @@ export async function listChangeRequests(
     [
       { column: `change_requests.${column}`, direction: 'desc', value: (r) => r[column] },
       // Numbers are unique within the space: a total order, and creation order among equal timestamps.
-      { column: 'change_requests.number', direction: 'desc', value: (r) => r.number },
+      { column: 'change_requests.number', direction: 'desc', value: (r) => r.number, kind: 'number' },
     ],
     query,
   );

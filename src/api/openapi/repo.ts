@@ -111,7 +111,11 @@ export async function listVersions(
   paging: { page?: string; limit?: number },
 ): Promise<Page<OpenapiSpecVersionRow>> {
   const q = db.selectFrom('openapi_spec_versions').selectAll().where('openapi_spec_versions.spec_id', '=', specId);
-  return paginate(q, [{ column: 'openapi_spec_versions.number', direction: 'desc', value: (r) => r.number }], paging);
+  return paginate(
+    q,
+    [{ column: 'openapi_spec_versions.number', direction: 'desc', value: (r) => r.number, kind: 'number' }],
+    paging,
+  );
 }
 
 export async function findVersion(
