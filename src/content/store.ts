@@ -160,7 +160,30 @@ export async function loadRevision(db: Db, space: SpaceRow, revisionId: string):
     .where('id', '=', revisionId)
     .where('space_id', '=', space.id)
     .executeTakeFirst();
-  if (!row) return revisionId === space.revision_id ? emptyRevision(space) : undefined;
+  if (!row) {
+    if (revisionId !== space.revision_id) return undefined;
+    // A space that was never edited has no revision row: its live revision is empty. Store that row
+    // the first time it is read, so the revision stays readable (by the change requests that start
+    // from it) once the live revision moves on.
+    const empty = emptyRevision(space);
+    await db
+      .insertInto('revisions')
+      .values({
+        id: empty.id,
+        space_id: empty.spaceId,
+        parents: '[]',
+        type: empty.type,
+        pages: '[]',
+        files: '[]',
+        reusable_contents: '[]',
+        merged_from: null,
+        created_by: null,
+        created_at: empty.createdAt,
+      })
+      .onConflict((oc) => oc.column('id').doNothing())
+      .execute();
+    return remember(snapshots, empty.id, empty);
+  }
 
   // Load the tree level by level: one query per depth (per chunk of hashes).
   const stored = new Map<string, StoredPage>();

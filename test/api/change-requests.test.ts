@@ -525,3 +525,17 @@ describe('requested reviewers', () => {
     expect((await ctx.admin.client.get(url)).body.count).toBe(1);
   });
 });
+
+describe('a change request from a never-edited space', () => {
+  it('stays readable after it is merged and the live revision moves on', async () => {
+    const org = await h.org();
+    const c = org.admin.client;
+    const space = (await c.post(`/v1/orgs/${org.id}/spaces`, { title: 'Fresh' })).body.id;
+    const first = (await c.post(`/v1/spaces/${space}/change-requests`, { subject: 'empty' })).body;
+    expect((await c.post(`/v1/spaces/${space}/change-requests/${first.id}/merge`)).status).toBe(200);
+    const content = await c.get(`/v1/spaces/${space}/change-requests/${first.id}/content`);
+    expect(content.status).toBe(200);
+    expect(content.body.pages).toEqual([]);
+    expect((await c.get(`/v1/spaces/${space}/content`)).status).toBe(200);
+  });
+});
