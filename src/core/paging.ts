@@ -102,6 +102,8 @@ export async function paginate<DB, TB extends keyof DB, Row>(
   query: SelectQueryBuilder<DB, TB, Row>,
   keys: SortKey<Row>[],
   options: { page?: string; limit?: number },
+  /** Counts the same rows more cheaply (e.g. without a join the filters do not need). */
+  countRows?: () => Promise<number>,
 ): Promise<Page<Row>> {
   const limit = options.limit ?? DEFAULT_LIMIT;
   const countQuery = query.clearSelect().clearOrderBy().select(sql<number>`count(*)`.as('count'));
@@ -112,11 +114,12 @@ export async function paginate<DB, TB extends keyof DB, Row>(
   }
   for (const key of keys) pageQuery = pageQuery.orderBy(sql.ref(key.column), key.direction);
 
-  const [countRow, rows] = await Promise.all([
-    countQuery.executeTakeFirst() as Promise<{ count: number | string } | undefined>,
+  const [count, rows] = await Promise.all([
+    countRows
+      ? countRows()
+      : countQuery.executeTakeFirst().then((row) => Number((row as { count?: unknown } | undefined)?.count ?? 0)),
     limit === 0 ? Promise.resolve([] as Row[]) : pageQuery.limit(limit + 1).execute(),
   ]);
-  const count = Number(countRow?.count ?? 0);
   if (rows.length <= limit) return { items: rows, count };
   const items = rows.slice(0, limit);
   const last = items[items.length - 1] as Row;
