@@ -11,7 +11,14 @@ import type { ContentRef, JsonDocument } from './document.js';
 import { storeFile as storeFileEntry } from './file-entry.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from './markdown.js';
 import { readSource } from './source.js';
-import { type FileEntry, type PageNode, type PageType, putDocument, type Snapshot } from './store.js';
+import {
+  type FileEntry,
+  type PageNode,
+  type PageType,
+  putDocument,
+  type ReusableEntry,
+  type Snapshot,
+} from './store.js';
 import { cloneTree, contains, detach, insertAt, locate, requireFreeSlug, slugify, uniqueSlug } from './tree.js';
 
 export type DocumentInput = { markdown: string } | { document: JsonDocument } | Record<string, never>;
@@ -42,16 +49,23 @@ export type Change =
   | {
       operation: 'insert_files';
       files: Array<{ ref?: string; name: string; contentType?: string; url?: string; base64?: string }>;
-    };
+    }
+  | { operation: 'insert_reusable_content'; title: string; ref?: string; document?: DocumentInput }
+  | { operation: 'update_reusable_content'; reusableContent: string; title?: string; document?: DocumentInput }
+  | { operation: 'delete_reusable_content'; reusableContent: string };
 
 export type ChangeOutcome =
   | { object: 'created_page'; ref?: string; page: string }
   | { object: 'updated_page'; page: string }
-  | { object: 'deleted_page'; page: string };
+  | { object: 'deleted_page'; page: string }
+  | { object: 'created_reusable_content'; ref?: string; reusableContent: string }
+  | { object: 'updated_reusable_content'; reusableContent: string }
+  | { object: 'deleted_reusable_content'; reusableContent: string };
 
 export interface BatchResult {
   pages: PageNode[];
   files: FileEntry[];
+  reusableContents: ReusableEntry[];
   changes: ChangeOutcome[];
   insertedFiles: FileEntry[];
 }
@@ -109,6 +123,7 @@ export async function applyBatch(
 ): Promise<BatchResult> {
   const pages = cloneTree(base.pages);
   const files = [...base.files];
+  const reusableContents = base.reusableContents.map((r) => ({ ...r }));
   const outcomes = new Map<string, ChangeOutcome>();
   const insertedFiles: FileEntry[] = [];
 
@@ -230,6 +245,34 @@ export async function applyBatch(
       };
       gone(removed.page);
       outcomes.set(change.page, { object: 'deleted_page', page: change.page });
+    } else if (change.operation === 'insert_reusable_content') {
+      const read = await body(change.document);
+      const entry: ReusableEntry = { id: newId(), title: change.title, ...(read.hash ? { document: read.hash } : {}) };
+      reusableContents.push(entry);
+      outcomes.set(entry.id, {
+        object: 'created_reusable_content',
+        ...(change.ref ? { ref: change.ref } : {}),
+        reusableContent: entry.id,
+      });
+    } else if (change.operation === 'update_reusable_content') {
+      const entry = reusableContents.find((r) => r.id === change.reusableContent);
+      if (!entry) throw badRequest(`${at}/reusableContent: ${change.reusableContent} is not in the change request`);
+      if (change.title !== undefined) entry.title = change.title;
+      if (change.document !== undefined) {
+        const read = await body(change.document);
+        if (read.hash) entry.document = read.hash;
+        else delete entry.document;
+      }
+      if (!outcomes.has(entry.id))
+        outcomes.set(entry.id, { object: 'updated_reusable_content', reusableContent: entry.id });
+    } else if (change.operation === 'delete_reusable_content') {
+      const index = reusableContents.findIndex((r) => r.id === change.reusableContent);
+      if (index < 0) throw badRequest(`${at}/reusableContent: ${change.reusableContent} is not in the change request`);
+      reusableContents.splice(index, 1);
+      outcomes.set(change.reusableContent, {
+        object: 'deleted_reusable_content',
+        reusableContent: change.reusableContent,
+      });
     } else {
       for (const [j, file] of change.files.entries()) {
         const entry = await storeFile(db, file, `${at}/files/${j}`, fileIds.get(`${i}/${j}`) as string, options);
@@ -238,7 +281,7 @@ export async function applyBatch(
       }
     }
   }
-  return { pages, files, changes: [...outcomes.values()], insertedFiles };
+  return { pages, files, reusableContents, changes: [...outcomes.values()], insertedFiles };
 }
 
 async function storeFile(

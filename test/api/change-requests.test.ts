@@ -539,3 +539,64 @@ describe('a change request from a never-edited space', () => {
     expect((await c.get(`/v1/spaces/${space}/content`)).status).toBe(200);
   });
 });
+
+describe('reusable contents', () => {
+  it('are inserted, updated and deleted by batch edits, read in the change request and, once merged, live', async () => {
+    const org = await h.org();
+    const c = org.admin.client;
+    const space = (await c.post(`/v1/orgs/${org.id}/spaces`, { title: 'Shared' })).body.id;
+    const cr = (await c.post(`/v1/spaces/${space}/change-requests`, { subject: 'snippets' })).body.id;
+    const base = `/v1/spaces/${space}/change-requests/${cr}/content`;
+    const inserted = await c.request('POST', `${base}?compat=false`, {
+      changes: [
+        {
+          operation: 'insert_reusable_content',
+          title: 'Support',
+          ref: 'support',
+          document: { markdown: 'Write to **us**.' },
+        },
+        { operation: 'insert_reusable_content', title: 'x'.repeat(100) },
+      ],
+    });
+    expect(inserted.status).toBe(200);
+    const created = inserted.body.changes.filter((x: { object: string }) => x.object === 'created_reusable_content');
+    expect(created).toHaveLength(2);
+    const [support, long] = created.map((x: { reusableContent: string }) => x.reusableContent);
+    const got = await c.get(`${base}/reusable-contents/${support}`);
+    expect(got.status).toBe(200);
+    expect(got.body).toMatchObject({ id: support, title: 'Support', document: expect.any(String) });
+    expect((await c.get(base)).body.reusableContents.map((r: { id: string }) => r.id).sort()).toEqual(
+      [support, long].sort(),
+    );
+
+    expect(
+      (
+        await c.post(base, {
+          changes: [{ operation: 'update_reusable_content', reusableContent: support, title: 'Help' }],
+        })
+      ).status,
+    ).toBe(200);
+    expect(
+      (await c.post(base, { changes: [{ operation: 'delete_reusable_content', reusableContent: long }] })).status,
+    ).toBe(200);
+    expect((await c.get(`${base}/reusable-contents/${long}`)).status).toBe(404);
+    expect(
+      (await c.post(base, { changes: [{ operation: 'update_reusable_content', reusableContent: 'nope', title: 'x' }] }))
+        .status,
+    ).toBe(400);
+    expect(
+      (await c.post(base, { changes: [{ operation: 'insert_reusable_content', title: 'x'.repeat(101) }] })).status,
+    ).toBe(400);
+    expect((await c.post(base, { changes: [{ operation: 'insert_reusable_content', title: '' }] })).status).toBe(400);
+
+    expect((await c.post(`/v1/spaces/${space}/change-requests/${cr}/merge`)).status).toBe(200);
+    const live = await c.get(`/v1/spaces/${space}/content/reusable-contents/${support}`);
+    expect(live.status).toBe(200);
+    expect(live.body.title).toBe('Help');
+    const reader = await h.member(org.id, 'read');
+    expect((await reader.client.get(`/v1/spaces/${space}/content/reusable-contents/${support}`)).status).toBe(200);
+    expect((await (await h.user()).client.get(`/v1/spaces/${space}/content/reusable-contents/${support}`)).status).toBe(
+      404,
+    );
+  });
+});

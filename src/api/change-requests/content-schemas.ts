@@ -94,12 +94,48 @@ export const InsertFiles = Type.Object(
   { additionalProperties: false },
 );
 
+/** Reusable contents: blocks of content shared by pages, part of every revision. */
+const ReusableTitle = Type.String({ minLength: 1, maxLength: 100 });
+export const InsertReusableContent = Type.Object(
+  {
+    operation: Type.Literal('insert_reusable_content'),
+    title: ReusableTitle,
+    ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
+    document: Type.Optional(DocumentInput),
+  },
+  { additionalProperties: false },
+);
+export const UpdateReusableContent = Type.Object(
+  {
+    operation: Type.Literal('update_reusable_content'),
+    reusableContent: Type.String({ minLength: 1 }),
+    title: Type.Optional(ReusableTitle),
+    document: Type.Optional(DocumentInput),
+  },
+  { additionalProperties: false },
+);
+export const DeleteReusableContent = Type.Object(
+  { operation: Type.Literal('delete_reusable_content'), reusableContent: Type.String({ minLength: 1 }) },
+  { additionalProperties: false },
+);
+
 export const ContentChangesBody = Type.Object(
   {
-    changes: Type.Array(Type.Union([InsertPage, UpdatePage, DeletePage, InsertFiles]), {
-      minItems: 1,
-      maxItems: MAX_BATCH_CHANGES,
-    }),
+    changes: Type.Array(
+      Type.Union([
+        InsertPage,
+        UpdatePage,
+        DeletePage,
+        InsertFiles,
+        InsertReusableContent,
+        UpdateReusableContent,
+        DeleteReusableContent,
+      ]),
+      {
+        minItems: 1,
+        maxItems: MAX_BATCH_CHANGES,
+      },
+    ),
   },
   { additionalProperties: false },
 );
@@ -133,6 +169,13 @@ export const ContentUpdate = Type.Object({
       Type.Object({ object: Type.Literal('created_page'), ref: Type.Optional(Type.String()), page: PageRef }),
       Type.Object({ object: Type.Literal('updated_page'), page: PageRef }),
       Type.Object({ object: Type.Literal('deleted_page'), page: Type.String() }),
+      Type.Object({
+        object: Type.Literal('created_reusable_content'),
+        ref: Type.Optional(Type.String()),
+        reusableContent: Type.String(),
+      }),
+      Type.Object({ object: Type.Literal('updated_reusable_content'), reusableContent: Type.String() }),
+      Type.Object({ object: Type.Literal('deleted_reusable_content'), reusableContent: Type.String() }),
     ]),
   ),
   insertedFiles: Type.Array(RevisionFileSchema),

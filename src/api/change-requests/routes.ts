@@ -286,7 +286,7 @@ export default async function changeRequestRoutes(app: App) {
           type: 'edits',
           pages: applied.pages,
           files: applied.files,
-          reusableContents: base.reusableContents,
+          reusableContents: applied.reusableContents,
           createdBy: user.id,
         });
         await advanceChangeRequest(trx, changeRequest.id, base.id, written.id);
@@ -302,7 +302,9 @@ export default async function changeRequestRoutes(app: App) {
       const view = { urls: app.urls, space, snapshot: result.written, metadata: true };
       const body: Static<typeof ContentUpdate> = {
         changeRequest: presented,
-        changes: result.applied.changes.map((c) => (c.object === 'deleted_page' ? c : { ...c, page: pageRef(c.page) })),
+        changes: result.applied.changes.map((c) =>
+          c.object === 'created_page' || c.object === 'updated_page' ? { ...c, page: pageRef(c.page) } : c,
+        ),
         insertedFiles: result.applied.insertedFiles.map((f) => presentFile(view, f)),
       };
       return body;
