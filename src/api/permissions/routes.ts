@@ -3,6 +3,7 @@
  * grants, change or remove one, and the aggregate (every user with access and their effective role).
  * The same routes serve `/spaces/{spaceId}/permissions…` and `/collections/{collectionId}/permissions…`.
  */
+import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
 import { caller } from '../../core/auth.js';
@@ -78,6 +79,9 @@ export default async function permissionRoutes(app: App) {
     const tags = ['permissions'];
     const params = Type.Object({ [kind.param]: Type.String({ minLength: 1 }) });
     const idOf = (p: Record<string, string>) => p[kind.param] as string;
+    /** The space or collection of the request, if the caller has at least `needed` on it. */
+    const targetFor = (request: FastifyRequest, needed: Role, action: string) =>
+      authorize(app.db, kind, caller(request).user.id, idOf(request.params as Record<string, string>), needed, action);
     const principalParams = (key: 'userId' | 'teamId') =>
       Type.Object({ [kind.param]: Type.String({ minLength: 1 }), [key]: Type.String({ minLength: 1 }) });
 
@@ -90,14 +94,7 @@ export default async function permissionRoutes(app: App) {
       async (request, reply) => {
         const { users = [], teams = [], role } = request.body;
         if (users.length === 0 && teams.length === 0) throw badRequest('body must name users or teams to invite');
-        const { target } = await authorize(
-          app.db,
-          kind,
-          caller(request).user.id,
-          idOf(request.params),
-          'admin',
-          'manage its permissions',
-        );
+        const { target } = await targetFor(request, 'admin', 'manage its permissions');
         await requirePrincipals(app.db, target.organizationId, 'user', users, 'body/users');
         await requirePrincipals(app.db, target.organizationId, 'team', teams, 'body/teams');
         await setGrants(app.db, target, 'user', users, role as Role | null);
@@ -119,14 +116,7 @@ export default async function permissionRoutes(app: App) {
         },
       },
       async (request) => {
-        const { target } = await authorize(
-          app.db,
-          kind,
-          caller(request).user.id,
-          idOf(request.params),
-          'read',
-          'read it',
-        );
+        const { target } = await targetFor(request, 'read', 'read it');
         const page = await listGrants(app.db, target, 'user', request.query);
         const byId = await findUsersByIds(
           app.db,
@@ -155,14 +145,7 @@ export default async function permissionRoutes(app: App) {
         },
       },
       async (request) => {
-        const { target, role } = await authorize(
-          app.db,
-          kind,
-          caller(request).user.id,
-          idOf(request.params),
-          'read',
-          'read it',
-        );
+        const { target, role } = await targetFor(request, 'read', 'read it');
         const page = await listGrants(app.db, target, 'team', request.query);
         const rows = await findTeamsByIds(
           app.db,
@@ -192,14 +175,7 @@ export default async function permissionRoutes(app: App) {
         },
       },
       async (request) => {
-        const { target } = await authorize(
-          app.db,
-          kind,
-          caller(request).user.id,
-          idOf(request.params),
-          'read',
-          'read it',
-        );
+        const { target } = await targetFor(request, 'read', 'read it');
         const table = kind.type === 'space' ? 'spaces' : 'collections';
         const node = await app.db
           .selectFrom(table)
@@ -229,16 +205,9 @@ export default async function permissionRoutes(app: App) {
       const noun = principal === 'user' ? 'User' : 'Team';
       const path = `${kind.base}/permissions/${principal}s/:${key}`;
       /** The target and principal; with `mustExist`, 404 when the principal holds no grant there. */
-      const loadGrant = async (request: { params: Record<string, string>; auth: unknown }, mustExist: boolean) => {
-        const { target } = await authorize(
-          app.db,
-          kind,
-          caller(request as never).user.id,
-          idOf(request.params),
-          'admin',
-          'manage its permissions',
-        );
-        const id = request.params[key] as string;
+      const loadGrant = async (request: FastifyRequest, mustExist: boolean) => {
+        const { target } = await targetFor(request, 'admin', 'manage its permissions');
+        const id = (request.params as Record<string, string>)[key] as string;
         if (mustExist && !(await findGrant(app.db, target, principal, id)))
           throw notFound(`${principal} ${id} has no permission here`);
         return { target, id };
