@@ -7,6 +7,8 @@
  * - `admin` deletes them, publishes and unpublishes them and manages their share links.
  * A member who can see the site but lacks the role gets a 403.
  */
+import type { FastifyRequest } from 'fastify';
+import { caller } from '../core/auth.js';
 import { forbidden, notFound } from '../core/errors.js';
 import type { Role } from '../core/schemas.js';
 import type { Db } from '../db/database.js';
@@ -97,4 +99,10 @@ export async function requireSpaceForSite(
   const { row } = await authorizeSpace(db, userId, spaceId, 'read', 'publish it');
   if (row.organization_id !== organizationId) throw notFound(`space ${spaceId} not found`);
   return row;
+}
+
+/** {@link authorizeSite} for the `organizationId` and `siteId` path parameters of `request`. */
+export function authorizeSiteOf(db: Db, request: FastifyRequest, action: SiteAction, what: string) {
+  const { organizationId, siteId } = request.params as { organizationId: string; siteId: string };
+  return authorizeSite(db, caller(request).user.id, organizationId, siteId, action, what);
 }

@@ -3,12 +3,11 @@
  * every operation here is for organization admins.
  */
 import type { App } from '../../app.js';
-import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { mapPage, PagedList } from '../../core/paging.js';
 import { NoContent } from '../../core/schemas.js';
 import type { SiteRow } from '../../db/schema.js';
-import { authorizeSite } from '../../permissions/sites.js';
+import { authorizeSiteOf } from '../../permissions/sites.js';
 import { loadSiteOrganization } from '../sites/context.js';
 import { SiteParams } from '../sites/schemas.js';
 import { PublishedUrls } from '../sites/urls.js';
@@ -49,15 +48,7 @@ export default async function shareLinkRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'admin',
-        'manage its share links',
-      );
+      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'manage its share links');
       const urls = await urlsOf(site);
       return mapPage(await listShareLinks(app.db, site.id, request.query), (row) => presentShareLink(row, urls));
     },
@@ -76,15 +67,8 @@ export default async function shareLinkRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { organizationId, siteId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'admin',
-        'manage its share links',
-      );
+      const { organizationId } = request.params;
+      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'manage its share links');
       const row = await createShareLink(app.db, site.id, request.body.name);
       reply
         .code(201)
@@ -106,15 +90,8 @@ export default async function shareLinkRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId, shareLinkId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'admin',
-        'manage its share links',
-      );
+      const { shareLinkId } = request.params;
+      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'manage its share links');
       await updateShareLink(app.db, (await existing(site.id, shareLinkId)).id, request.body);
       return presentShareLink(await existing(site.id, shareLinkId), await urlsOf(site));
     },
@@ -127,15 +104,8 @@ export default async function shareLinkRoutes(app: App) {
       schema: { operationId: 'deleteSiteShareLinkById', tags, params: ShareLinkParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { organizationId, siteId, shareLinkId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'admin',
-        'manage its share links',
-      );
+      const { shareLinkId } = request.params;
+      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'manage its share links');
       await deleteShareLink(app.db, (await existing(site.id, shareLinkId)).id);
       return reply.code(204).send(null);
     },

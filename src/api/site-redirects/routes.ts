@@ -1,10 +1,9 @@
 /** Site redirects: list, create, change and delete them; resolve a source to its published target. */
 import type { App } from '../../app.js';
-import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { mapPage, PagedList } from '../../core/paging.js';
 import { NoContent } from '../../core/schemas.js';
-import { authorizeSite } from '../../permissions/sites.js';
+import { authorizeSiteOf } from '../../permissions/sites.js';
 import { loadSiteOrganization, resolveShareKey } from '../sites/context.js';
 import { SiteParams } from '../sites/schemas.js';
 import { loadStructure } from '../sites/structure.js';
@@ -51,8 +50,7 @@ export default async function siteRedirectRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId } = request.params;
-      const { site } = await authorizeSite(app.db, caller(request).user.id, organizationId, siteId, 'read', 'read it');
+      const { site } = await authorizeSiteOf(app.db, request, 'read', 'read it');
       return mapPage(await listRedirects(app.db, site.id, request.query), presentRedirect);
     },
   );
@@ -70,15 +68,8 @@ export default async function siteRedirectRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { organizationId, siteId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'write',
-        'change it',
-      );
+      const { organizationId } = request.params;
+      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
       const row = await app.db
         .transaction()
         .execute(async (trx) => createRedirect(trx, await loadStructure(trx, site.id), site.id, request.body));
@@ -100,15 +91,8 @@ export default async function siteRedirectRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId, siteRedirectId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'write',
-        'change it',
-      );
+      const { siteRedirectId } = request.params;
+      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
       const row = await existing(site.id, siteRedirectId);
       await app.db
         .transaction()
@@ -124,15 +108,8 @@ export default async function siteRedirectRoutes(app: App) {
       schema: { operationId: 'deleteSiteRedirectById', tags, params: RedirectParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { organizationId, siteId, siteRedirectId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'write',
-        'change it',
-      );
+      const { siteRedirectId } = request.params;
+      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
       await deleteRedirect(app.db, (await existing(site.id, siteRedirectId)).id);
       return reply.code(204).send(null);
     },
@@ -151,8 +128,7 @@ export default async function siteRedirectRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId } = request.params;
-      const { site } = await authorizeSite(app.db, caller(request).user.id, organizationId, siteId, 'read', 'read it');
+      const { site } = await authorizeSiteOf(app.db, request, 'read', 'read it');
       const shareKey = await resolveShareKey(app.db, site.id, request.query.shareKey);
       const row = await findRedirectBySource(app.db, site.id, request.query.source);
       if (!row) throw notFound(`no redirect from ${request.query.source} on this site`);

@@ -5,12 +5,11 @@
  */
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { caller } from '../../core/auth.js';
 import { PagedList, PageQuery, paginateArray } from '../../core/paging.js';
 import { ROLES, type Role, RoleSchema, StringEnum, UserSchema } from '../../core/schemas.js';
 import { aggregateRoles } from '../../permissions/resolver.js';
 import { rank } from '../../permissions/roles.js';
-import { authorizeSite } from '../../permissions/sites.js';
+import { authorizeSiteOf } from '../../permissions/sites.js';
 import { presentUser } from '../users/present.js';
 import { findUsersByIds } from '../users/repo.js';
 import { SiteParams } from './schemas.js';
@@ -39,8 +38,7 @@ export default async function aggregateRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId } = request.params;
-      const { site } = await authorizeSite(app.db, caller(request).user.id, organizationId, siteId, 'read', 'read it');
+      const { site } = await authorizeSiteOf(app.db, request, 'read', 'read it');
       const structure = await loadStructure(app.db, site.id);
       const spaceIds = [...new Set(structure.siteSpaces.map((s) => s.space_id))];
       const spaces =

@@ -1,11 +1,10 @@
 /** Customization settings of a site, and the overrides of one site space. */
 import { Type } from 'typebox';
 import type { App } from '../../app.js';
-import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { NoContent } from '../../core/schemas.js';
 import { nowIso } from '../../core/time.js';
-import { authorizeSite } from '../../permissions/sites.js';
+import { authorizeSiteOf } from '../../permissions/sites.js';
 import { SiteSpaceParams } from '../site-spaces/schemas.js';
 import { siteCustomization, siteSpaceCustomization, storedOverride, storedSiteCustomization } from './customization.js';
 import { Customization, CustomizationInput, CustomizationOverride } from './customization-schema.js';
@@ -41,8 +40,7 @@ export default async function customizationRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId } = request.params;
-      const { site } = await authorizeSite(app.db, caller(request).user.id, organizationId, siteId, 'read', 'read it');
+      const { site } = await authorizeSiteOf(app.db, request, 'read', 'read it');
       return siteCustomization(site);
     },
   );
@@ -60,15 +58,7 @@ export default async function customizationRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'write',
-        'change it',
-      );
+      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
       const customization = storedSiteCustomization(request.body);
       await app.db
         .updateTable('sites')
@@ -92,8 +82,8 @@ export default async function customizationRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId, siteSpaceId } = request.params;
-      const { site } = await authorizeSite(app.db, caller(request).user.id, organizationId, siteId, 'read', 'read it');
+      const { siteSpaceId } = request.params;
+      const { site } = await authorizeSiteOf(app.db, request, 'read', 'read it');
       return siteSpaceCustomization(site, await siteSpaceOf(site.id, siteSpaceId));
     },
   );
@@ -111,15 +101,8 @@ export default async function customizationRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId, siteSpaceId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'write',
-        'change it',
-      );
+      const { siteSpaceId } = request.params;
+      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
       const siteSpace = await siteSpaceOf(site.id, siteSpaceId);
       const customization = storedOverride(siteSpace.customization, request.body);
       await app.db
@@ -144,15 +127,8 @@ export default async function customizationRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { organizationId, siteId, siteSpaceId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'write',
-        'change it',
-      );
+      const { siteSpaceId } = request.params;
+      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
       const siteSpace = await siteSpaceOf(site.id, siteSpaceId);
       await app.db
         .updateTable('site_spaces')

@@ -4,7 +4,7 @@ import { caller } from '../../core/auth.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { mapPage, PagedList } from '../../core/paging.js';
 import { NoContent, type Role } from '../../core/schemas.js';
-import { authorizeSite, authorizeSites, requireSpaceForSite } from '../../permissions/sites.js';
+import { authorizeSite, authorizeSiteOf, authorizeSites, requireSpaceForSite } from '../../permissions/sites.js';
 import { makeDefaultSection } from '../site-sections/repo.js';
 import { makeDefaultSiteSpace } from '../site-spaces/repo.js';
 import aggregateRoutes from './aggregate.js';
@@ -100,15 +100,7 @@ export default async function siteRoutes(app: App) {
       schema: { operationId: 'getSiteById', tags, params: SiteParams, response: { 200: Site } },
     },
     async (request) => {
-      const { organizationId, siteId } = request.params;
-      const { site, role } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'read',
-        'read it',
-      );
+      const { site, role } = await authorizeSiteOf(app.db, request, 'read', 'read it');
       return presentOne(site.id, role);
     },
   );
@@ -126,15 +118,7 @@ export default async function siteRoutes(app: App) {
       },
     },
     async (request) => {
-      const { organizationId, siteId } = request.params;
-      const { site, role } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'write',
-        'change it',
-      );
+      const { site, role } = await authorizeSiteOf(app.db, request, 'write', 'change it');
       const { defaultSiteSpace, defaultSiteSection, ...fields } = request.body;
       await app.db.transaction().execute(async (trx) => {
         await updateSite(trx, site, fields);
@@ -170,15 +154,7 @@ export default async function siteRoutes(app: App) {
       schema: { operationId: 'deleteSiteById', tags, params: SiteParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { organizationId, siteId } = request.params;
-      const { site } = await authorizeSite(
-        app.db,
-        caller(request).user.id,
-        organizationId,
-        siteId,
-        'admin',
-        'delete it',
-      );
+      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'delete it');
       await deleteSite(app.db, site.id);
       return reply.code(204).send(null);
     },
