@@ -3,6 +3,8 @@
  * read it, 403 when their role is below `needed`), then the change request is looked up by id or
  * number within that space (404 otherwise).
  */
+import type { FastifyRequest } from 'fastify';
+import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import type { Role } from '../../core/schemas.js';
 import type { Db } from '../../db/database.js';
@@ -30,4 +32,10 @@ export async function authorizeChangeRequest(
   const changeRequest = await findChangeRequest(db, space.id, changeRequestKey);
   if (!changeRequest) throw notFound(`change request ${changeRequestKey} not found in space ${space.id}`);
   return { space, changeRequest, role, viewer };
+}
+
+/** {@link authorizeChangeRequest} for the `spaceId` and `changeRequestId` path parameters of `request`. */
+export function authorizeChangeRequestOf(db: Db, request: FastifyRequest, needed: Role, action: string) {
+  const { spaceId, changeRequestId } = request.params as { spaceId: string; changeRequestId: string };
+  return authorizeChangeRequest(db, caller(request).user.id, spaceId, changeRequestId, needed, action);
 }

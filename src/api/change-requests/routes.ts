@@ -20,7 +20,7 @@ import { atLeast } from '../../permissions/roles.js';
 import { indexSpace } from '../../search/index.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
 import { presentFile } from '../content/present.js';
-import { authorizeChangeRequest } from './access.js';
+import { authorizeChangeRequestOf } from './access.js';
 import { ContentChangesBody, ContentChangesQuery, ContentUpdate } from './content-schemas.js';
 import { changeRequestPath, presentChangeRequest, presentChangeRequests, presentReviewers } from './present.js';
 import {
@@ -142,14 +142,7 @@ export default async function changeRequestRoutes(app: App) {
       },
     },
     async (request) => {
-      const { space, changeRequest } = await authorizeChangeRequest(
-        app.db,
-        caller(request).user.id,
-        request.params.spaceId,
-        request.params.changeRequestId,
-        'read',
-        'read it',
-      );
+      const { space, changeRequest } = await authorizeChangeRequestOf(app.db, request, 'read', 'read it');
       return presentChangeRequest(app.db, changeRequest, space, app.urls);
     },
   );
@@ -167,11 +160,9 @@ export default async function changeRequestRoutes(app: App) {
       },
     },
     async (request) => {
-      const { space, changeRequest } = await authorizeChangeRequest(
+      const { space, changeRequest } = await authorizeChangeRequestOf(
         app.db,
-        caller(request).user.id,
-        request.params.spaceId,
-        request.params.changeRequestId,
+        request,
         'edit',
         'update change requests',
       );
@@ -191,11 +182,9 @@ export default async function changeRequestRoutes(app: App) {
     },
     async (request) => {
       const { user } = caller(request);
-      const { space, changeRequest } = await authorizeChangeRequest(
+      const { space, changeRequest } = await authorizeChangeRequestOf(
         app.db,
-        user.id,
-        request.params.spaceId,
-        request.params.changeRequestId,
+        request,
         'review',
         'merge change requests',
       );
@@ -263,14 +252,7 @@ export default async function changeRequestRoutes(app: App) {
     },
     async (request) => {
       const { user } = caller(request);
-      const { space, changeRequest } = await authorizeChangeRequest(
-        app.db,
-        user.id,
-        request.params.spaceId,
-        request.params.changeRequestId,
-        'edit',
-        'edit change requests',
-      );
+      const { space, changeRequest } = await authorizeChangeRequestOf(app.db, request, 'edit', 'edit change requests');
       requireEditable(changeRequest);
       const base = await changeRequestSnapshot(app, space, changeRequest);
       // Bodies and bytes are content-addressed, so they are stored outside the transaction (which
@@ -324,14 +306,7 @@ export default async function changeRequestRoutes(app: App) {
       },
     },
     async (request) => {
-      const { changeRequest } = await authorizeChangeRequest(
-        app.db,
-        caller(request).user.id,
-        request.params.spaceId,
-        request.params.changeRequestId,
-        'read',
-        'read it',
-      );
+      const { changeRequest } = await authorizeChangeRequestOf(app.db, request, 'read', 'read it');
       const page = await listReviewers(app.db, changeRequest.id, request.query);
       return { ...page, items: await presentReviewers(app.db, page.items, app.urls) };
     },
@@ -351,14 +326,7 @@ export default async function changeRequestRoutes(app: App) {
     },
     async (request) => {
       const { user } = caller(request);
-      const { space, changeRequest } = await authorizeChangeRequest(
-        app.db,
-        user.id,
-        request.params.spaceId,
-        request.params.changeRequestId,
-        'edit',
-        'request reviews',
-      );
+      const { space, changeRequest } = await authorizeChangeRequestOf(app.db, request, 'edit', 'request reviews');
       // A reviewer must be a member who can read the space.
       for (const [i, userId] of request.body.users.entries()) {
         const viewer = await loadViewer(app.db, space.organization_id, userId);
@@ -386,14 +354,7 @@ export default async function changeRequestRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { changeRequest } = await authorizeChangeRequest(
-        app.db,
-        caller(request).user.id,
-        request.params.spaceId,
-        request.params.changeRequestId,
-        'edit',
-        'change requested reviewers',
-      );
+      const { changeRequest } = await authorizeChangeRequestOf(app.db, request, 'edit', 'change requested reviewers');
       if (!(await removeReviewer(app.db, changeRequest.id, request.params.userId))) {
         throw notFound(`user ${request.params.userId} is not a requested reviewer of this change request`);
       }
