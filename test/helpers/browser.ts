@@ -1,0 +1,126 @@
+/**
+ * Real-browser tests: Debian's `chromium` driven by playwright-core (which downloads no browser of its
+ * own). Where no chromium is installed the browser tests skip with a plain message, except when a
+ * browser is required (CI=true or REQUIRE_BROWSER=1): then launching fails, so a CI machine without
+ * a browser cannot pass by skipping.
+ *
+ *   describe.skipIf(browserMissing)('…', () => { let browser = await launchBrowser(); … });
+ */
+import { accessSync, constants, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { delimiter, join } from 'node:path';
+import { type Browser, chromium, type Page } from 'playwright-core';
+
+const SKIP_MESSAGE = 'browser tests skipped: chromium not installed (apt-get install -y chromium)';
+
+function executable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The chromium binary: `CHROMIUM_PATH`, else /usr/bin/chromium, else `chromium` on PATH; null when none. */
+export function findChromium(env: NodeJS.ProcessEnv = process.env): string | null {
+  if (env.CHROMIUM_PATH) return executable(env.CHROMIUM_PATH) ? env.CHROMIUM_PATH : null;
+  if (executable('/usr/bin/chromium')) return '/usr/bin/chromium';
+  for (const dir of (env.PATH ?? '').split(delimiter)) {
+    if (dir && executable(join(dir, 'chromium'))) return join(dir, 'chromium');
+  }
+  return null;
+}
+
+/** True where a browser must be there (CI): a missing one is then a failure, not a skip. */
+export const browserRequired = process.env.CI === 'true' || process.env.REQUIRE_BROWSER === '1';
+
+const chromiumPath = findChromium();
+
+/** For `describe.skipIf(browserMissing)`: no chromium here and none is required. */
+export const browserMissing = chromiumPath === null && !browserRequired;
+
+if (browserMissing) process.stderr.write(`${SKIP_MESSAGE}\n`);
+
+/**
+ * Launches headless chromium (`--no-sandbox`: tests run as root in containers, where the sandbox
+ * cannot start). Null when none is installed and none is required; throws when one is required.
+ */
+export async function launchBrowser(): Promise<Browser | null> {
+  if (chromiumPath === null) {
+    if (browserRequired) {
+      throw new Error(
+        'a browser is required (CI=true or REQUIRE_BROWSER=1) but chromium is not installed: apt-get install -y chromium, or set CHROMIUM_PATH',
+      );
+    }
+    return null;
+  }
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
+  });
+}
+
+/**
+ * Collects what a page reports as errors from now on: console.error messages, uncaught exceptions
+ * and failed requests. The returned array fills as the page runs; assert it is empty at the end.
+ */
+export function collectConsoleErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.push(`console: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
+  page.on('requestfailed', (request) =>
+    errors.push(`request failed: ${request.url()} (${request.failure()?.errorText ?? 'unknown'})`),
+  );
+  return errors;
+}
+
+export interface AccessibilityViolation {
+  id: string;
+  impact: 'serious' | 'critical';
+  help: string;
+  helpUrl: string;
+  /** CSS selectors of the offending elements. */
+  targets: string[];
+}
+
+const require = createRequire(import.meta.url);
+let axeSource: string | undefined;
+
+/**
+ * Runs axe-core in the page (its source injected, so the page's own CSP or bundles do not matter)
+ * and returns the violations of impact serious or critical, optionally limited to `selector`.
+ */
+export async function checkAccessibility(page: Page, selector?: string): Promise<AccessibilityViolation[]> {
+  axeSource ??= readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+  await page.evaluate(axeSource);
+  const violations = await page.evaluate(async (context) => {
+    type AxeResult = {
+      violations: Array<{
+        id: string;
+        impact?: string | null;
+        help: string;
+        helpUrl: string;
+        nodes: Array<{ target: unknown[] }>;
+      }>;
+    };
+    const axe = (globalThis as unknown as { axe: { run(context: unknown): Promise<AxeResult> } }).axe;
+    const result = await axe.run(context ?? document);
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact ?? null,
+      help: v.help,
+      helpUrl: v.helpUrl,
+      targets: v.nodes.map((n) => n.target.map(String).join(' ')),
+    }));
+  }, selector ?? null);
+  return violations.filter((v): v is AccessibilityViolation => v.impact === 'serious' || v.impact === 'critical');
+}
+
+/** Starts `app` on a free loopback port (a browser needs a real socket) and returns its base URL. */
+export async function listenOnLoopback(app: { listen(options: { port: number; host: string }): Promise<string> }) {
+  return app.listen({ port: 0, host: '127.0.0.1' });
+}
