@@ -3,6 +3,9 @@
  * files) to a copy of a revision's tree, all or nothing. The caller writes the result as one new
  * revision. Pages and files inserted in the batch get their ids first, so any document of the
  * batch can link to them by their `ref` (`[x](./<ref>.md)`, `![x](./<ref>)`), whatever the order.
+ * Relative links written as in a Git Sync repository (`[x](../guide/install.md#setup)`) are
+ * resolved against the batch's final tree, from where the linking page ends up (relative-links.ts),
+ * so bodies are stored only once every change has been applied.
  */
 import { badRequest } from '../core/errors.js';
 import { newId } from '../core/ids.js';
@@ -10,9 +13,11 @@ import type { Db } from '../db/database.js';
 import type { ContentRef, JsonDocument } from './document.js';
 import { storeFile as storeFileEntry } from './file-entry.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from './markdown.js';
+import { gitPathIndex, pageGitPath, resolveRelativeLinks } from './relative-links.js';
 import { readSource } from './source.js';
 import {
   type FileEntry,
+  flattenPages,
   type PageNode,
   type PageType,
   putDocument,
@@ -156,13 +161,10 @@ export async function applyBatch(
     return refs.get(bare) ?? refs.get(bare.replace(/\.md$/, '')) ?? null;
   };
 
-  const body = async (input: DocumentInput | undefined) => {
-    const read = readDocumentInput(input, resolveUrl);
-    return {
-      ...read,
-      hash: read.document && read.document.nodes.length > 0 ? await putDocument(db, read.document) : undefined,
-    };
-  };
+  // Bodies written by the batch, stored at the end (see the header): by page and reusable content id.
+  const pageBodies = new Map<string, JsonDocument | null>();
+  const reusableBodies = new Map<string, JsonDocument | null>();
+  const body = (input: DocumentInput | undefined) => readDocumentInput(input, resolveUrl);
 
   for (const [i, change] of changes.entries()) {
     const at = where(i);
@@ -172,16 +174,15 @@ export async function applyBatch(
       const siblings = parent ? parent.children : pages;
       const type = change.type ?? 'document';
       if (type === 'link' && !change.target) throw badRequest(`${at}/target is required for a link page`);
-      const read = type === 'document' ? await body(change.document) : { hash: undefined };
+      const read = type === 'document' ? body(change.document) : { document: null };
       const explicitTitle = 'title' in read && read.title ? read.title : change.title;
       const headingTitle = 'headingTitle' in read ? read.headingTitle : undefined;
-      let documentHash = read.hash;
+      let document = read.document;
       let title = explicitTitle;
-      if (!title && headingTitle && 'document' in read && read.document) {
+      if (!title && headingTitle && document) {
         // The leading heading names the page and leaves the body.
         title = headingTitle;
-        const rest = takeLeadingTitle(read.document)?.document;
-        documentHash = rest && rest.nodes.length > 0 ? await putDocument(db, rest) : undefined;
+        document = takeLeadingTitle(document)?.document ?? null;
       }
       title ||= 'Untitled';
       if (change.slug !== undefined) requireFreeSlug(change.slug, siblings);
@@ -191,8 +192,8 @@ export async function applyBatch(
         title,
         slug: change.slug ?? uniqueSlug(slugify(title), siblings),
         children: [],
-        ...(documentHash ? { document: documentHash } : {}),
       };
+      if (document) pageBodies.set(page.id, document);
       applyFields(page, {
         ...change,
         title,
@@ -211,9 +212,8 @@ export async function applyBatch(
       }
       if (change.document !== undefined) {
         if (page.type !== 'document') throw badRequest(`${at}/document: only document pages have a body`);
-        const read = await body(change.document);
-        if (read.hash) page.document = read.hash;
-        else delete page.document;
+        const read = body(change.document);
+        pageBodies.set(page.id, read.document);
         applyFields(page, { title: read.title, description: read.description, emoji: read.emoji });
       }
       applyFields(page, change);
@@ -246,8 +246,8 @@ export async function applyBatch(
       gone(removed.page);
       outcomes.set(change.page, { object: 'deleted_page', page: change.page });
     } else if (change.operation === 'insert_reusable_content') {
-      const read = await body(change.document);
-      const entry: ReusableEntry = { id: newId(), title: change.title, ...(read.hash ? { document: read.hash } : {}) };
+      const entry: ReusableEntry = { id: newId(), title: change.title };
+      reusableBodies.set(entry.id, body(change.document).document);
       reusableContents.push(entry);
       outcomes.set(entry.id, {
         object: 'created_reusable_content',
@@ -258,11 +258,7 @@ export async function applyBatch(
       const entry = reusableContents.find((r) => r.id === change.reusableContent);
       if (!entry) throw badRequest(`${at}/reusableContent: ${change.reusableContent} is not in the change request`);
       if (change.title !== undefined) entry.title = change.title;
-      if (change.document !== undefined) {
-        const read = await body(change.document);
-        if (read.hash) entry.document = read.hash;
-        else delete entry.document;
-      }
+      if (change.document !== undefined) reusableBodies.set(entry.id, body(change.document).document);
       if (!outcomes.has(entry.id))
         outcomes.set(entry.id, { object: 'updated_reusable_content', reusableContent: entry.id });
     } else if (change.operation === 'delete_reusable_content') {
@@ -281,7 +277,42 @@ export async function applyBatch(
       }
     }
   }
+  await storeBodies(db, pages, files, pageBodies, reusableContents, reusableBodies);
   return { pages, files, reusableContents, changes: [...outcomes.values()], insertedFiles };
+}
+
+/**
+ * Stores the bodies the batch wrote, their relative links resolved from where each page ends up
+ * (pages deleted later in the batch are gone from the tree and skipped). Reusable contents live in
+ * `.gitbook/includes/`, but authors link from them as from the root: both are tried.
+ */
+async function storeBodies(
+  db: Db,
+  pages: PageNode[],
+  files: FileEntry[],
+  pageBodies: Map<string, JsonDocument | null>,
+  reusableContents: ReusableEntry[],
+  reusableBodies: Map<string, JsonDocument | null>,
+): Promise<void> {
+  if (pageBodies.size === 0 && reusableBodies.size === 0) return;
+  const index = gitPathIndex(pages, files);
+  const put = async (document: JsonDocument | null | undefined) =>
+    document && document.nodes.length > 0 ? putDocument(db, document) : undefined;
+  for (const entry of flattenPages(pages)) {
+    if (!pageBodies.has(entry.page.id)) continue;
+    const document = pageBodies.get(entry.page.id);
+    const hash = await put(document && resolveRelativeLinks(document, pageGitPath(entry), index));
+    if (hash) entry.page.document = hash;
+    else delete entry.page.document;
+  }
+  for (const entry of reusableContents) {
+    if (!reusableBodies.has(entry.id)) continue;
+    const document = reusableBodies.get(entry.id);
+    const fromIncludes = document && resolveRelativeLinks(document, `.gitbook/includes/${entry.id}.md`, index);
+    const hash = await put(fromIncludes && resolveRelativeLinks(fromIncludes, 'README.md', index));
+    if (hash) entry.document = hash;
+    else delete entry.document;
+  }
 }
 
 async function storeFile(

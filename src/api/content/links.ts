@@ -1,10 +1,12 @@
 /**
  * Links of a page and backlinks of a page or file, with broken-link checks against a revision: a
- * link to a page, file or anchor of this space is broken when its target is not in the revision
- * (links to URLs and to other spaces are not checked).
+ * link to a page, file or anchor of this space is broken when its target is not in the revision,
+ * and so is a relative URL (`missing.md`): it was not resolved to a page or file when the body was
+ * written, and cannot be followed (links to absolute URLs and to other spaces are not checked).
  */
 import { anchorsOf, type ContentRef } from '../../content/document.js';
 import { type DocumentLink, refKey } from '../../content/links.js';
+import { isRelativeUrl } from '../../content/relative-links.js';
 import { type FlatPage, flattenPages, getDocumentLinks, getDocuments, type Snapshot } from '../../content/store.js';
 import type { Db } from '../../db/database.js';
 
@@ -52,6 +54,7 @@ export async function checkedLinks(db: Db, snapshot: Snapshot, pageId: string): 
       if (ref.kind === 'page') broken = !pageIds.has(ref.page);
       else if (ref.kind === 'file') broken = !fileIds.has(ref.file);
       else if (ref.kind === 'anchor') broken = !anchors.get(ref.page ?? pageId)?.has(ref.anchor);
+      else if (ref.kind === 'url') broken = isRelativeUrl(ref.url);
     }
     return { ...link, broken };
   });

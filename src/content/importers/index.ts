@@ -9,8 +9,9 @@ import { newId } from '../../core/ids.js';
 import type { Db } from '../../db/database.js';
 import { htmlToDocument } from '../html.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from '../markdown.js';
+import { gitPathIndex, pageGitPath, resolveRelativeLinks } from '../relative-links.js';
 import { readSource } from '../source.js';
-import { type FileEntry, type PageNode, putDocument, type Snapshot } from '../store.js';
+import { type FileEntry, findPage, type PageNode, putDocument, type Snapshot } from '../store.js';
 import { cloneTree, locate, slugify, uniqueSlug } from '../tree.js';
 import { importDocx } from './docx.js';
 import type { ImportBundle, ImportContext, ImportedPage } from './types.js';
@@ -95,17 +96,34 @@ export async function runImport(
   if (target && target.page.type !== 'document') throw badRequest('content can only be imported into a document page');
 
   const bundle = await readBundle(db, input.source, input.url, ctx);
+  const files = [...base.files, ...bundle.files];
   const singleDocument = input.source === 'markdown' || input.source === 'html' || input.source === 'docx';
-  if (target && singleDocument) {
-    // Into a page: its body is replaced.
-    const [imported] = bundle.pages;
-    const hash =
-      imported?.document && imported.document.nodes.length > 0 ? await putDocument(db, imported.document) : undefined;
-    if (hash) target.page.document = hash;
-    else delete target.page.document;
+  const [imported] = bundle.pages;
+  if (singleDocument && imported) {
+    // One page: into a page its body is replaced, else it is a new top-level page. Its relative
+    // links (archives resolve theirs by archive path) are resolved from where it lands.
+    let node = target?.page;
+    if (!node) {
+      node = {
+        id: imported.id,
+        type: 'document',
+        title: imported.title,
+        slug: uniqueSlug(slugify(imported.title), pages),
+        children: [],
+      };
+      pages.push(node);
+    }
+    const entry = findPage(pages, node.id);
+    const document =
+      imported.document && entry
+        ? resolveRelativeLinks(imported.document, pageGitPath(entry), gitPathIndex(pages, files))
+        : null;
+    const hash = document && document.nodes.length > 0 ? await putDocument(db, document) : undefined;
+    if (hash) node.document = hash;
+    else delete node.document;
   } else {
     const list = target ? target.page.children : pages;
     list.push(...(await materialize(db, bundle.pages, list)));
   }
-  return { pages, files: [...base.files, ...bundle.files], imported: bundle.imported, total: bundle.total };
+  return { pages, files, imported: bundle.imported, total: bundle.total };
 }

@@ -16,6 +16,7 @@ import type { ContentRef } from '../document.js';
 import { storeFile } from '../file-entry.js';
 import { htmlToDocument } from '../html.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from '../markdown.js';
+import { PathIndex, resolveRelativeUrl } from '../relative-links.js';
 import type { FileEntry } from '../store.js';
 import { type ImportBundle, type ImportedPage, titleFromName } from './types.js';
 
@@ -98,22 +99,17 @@ export async function importZip(db: Db, bytes: Buffer): Promise<ImportBundle> {
     (folder ? folder.page.children : roots).push(page);
   }
 
+  // Every path a link may name: page files, folders (their README/index page) and other files.
+  const index = new PathIndex();
+  for (const [path, id] of pageIds) index.set(path, { kind: 'page', page: id });
+  for (const [dir, folder] of folders) index.set(dir, { kind: 'page', page: folder.page.id });
+  const rootIndex = [...pageIds.keys()].find((p) => !p.includes('/') && INDEX_FILE.test(p));
+  if (rootIndex) index.set('', { kind: 'page', page: pageIds.get(rootIndex) as string });
+  for (const [path, id] of fileIds) index.set(path, { kind: 'file', file: id });
   const resolver =
     (from: string) =>
-    (url: string): ContentRef | null => {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(url) || url.startsWith('/') || url.startsWith('#')) return null;
-      const [rawPath = '', anchor] = url.split('#');
-      let target: string;
-      try {
-        target = posix.normalize(posix.join(posix.dirname(from), decodeURIComponent(rawPath)));
-      } catch {
-        return null;
-      }
-      const page = pageIds.get(target) ?? folders.get(target.replace(/\/$/, ''))?.page.id;
-      if (page) return anchor ? { kind: 'anchor', anchor, page } : { kind: 'page', page };
-      const file = fileIds.get(target);
-      return file ? { kind: 'file', file } : null;
-    };
+    (url: string): ContentRef | null =>
+      resolveRelativeUrl(url, from, index);
 
   const files: FileEntry[] = [];
   for (const path of [...paths].sort()) {
