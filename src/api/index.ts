@@ -3,7 +3,6 @@
  * and response shaping (`present.ts`).
  */
 import type { App } from '../app.js';
-import adsRoutes from './ads/routes.js';
 import askRoutes from './ask/routes.js';
 import importRoutes from './change-requests/imports.js';
 import changeRequestRoutes from './change-requests/routes.js';
@@ -15,11 +14,13 @@ import memberRoutes from './members/routes.js';
 import openapiRoutes from './openapi/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import permissionRoutes from './permissions/routes.js';
-import shareLinkRoutes from './share-links/routes.js';
-import siteRedirectRoutes from './site-redirects/routes.js';
-import siteSectionRoutes from './site-sections/routes.js';
-import siteSpaceRoutes from './site-spaces/routes.js';
+import adsRoutes from './sites/ads/routes.js';
+import siteCustomizationRoutes from './sites/customization/routes.js';
+import siteRedirectRoutes from './sites/redirects/routes.js';
 import siteRoutes from './sites/routes.js';
+import siteSectionRoutes from './sites/sections/routes.js';
+import shareLinkRoutes from './sites/share-links/routes.js';
+import siteSpaceRoutes from './sites/spaces/routes.js';
 import spaceRoutes from './spaces/routes.js';
 import teamRoutes from './teams/routes.js';
 import translationRoutes from './translations/routes.js';
@@ -37,7 +38,9 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(integrationRoutes);
   await app.register(openapiRoutes);
   await app.register(translationRoutes);
+  // The sites family: the Site itself, then its sub-areas (each imports only `sites/shared` and `src/sites`).
   await app.register(siteRoutes);
+  await app.register(siteCustomizationRoutes);
   await app.register(siteSpaceRoutes);
   await app.register(siteSectionRoutes);
   await app.register(siteRedirectRoutes);

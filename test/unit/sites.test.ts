@@ -1,12 +1,12 @@
 /** Pure parts of the sites areas: sibling order, published URLs, conditions, customization merging. */
 import { describe, expect, it } from 'vitest';
-import { assertExpression } from '../../src/api/sites/condition.js';
-import { deepMerge, foldOverride } from '../../src/api/sites/customization.js';
-import { changedPositions, placeKey } from '../../src/api/sites/order.js';
-import { slugify, uniqueSlug } from '../../src/api/sites/structure.js';
-import { PublishedUrls } from '../../src/api/sites/urls.js';
 import { Urls } from '../../src/core/urls.js';
 import type { SiteRow } from '../../src/db/schema.js';
+import { assertExpression } from '../../src/sites/condition.js';
+import { deepMerge, foldOverride } from '../../src/sites/customization.js';
+import { changedPositions, placeKey } from '../../src/sites/order.js';
+import { slugify, uniqueSlug } from '../../src/sites/structure.js';
+import { PublishedUrls } from '../../src/sites/urls.js';
 
 const siblings = ['a', 'b', 'c'].map((key, position) => ({ key, position }));
 

@@ -3,8 +3,8 @@ import type { Role } from '../../core/schemas.js';
 import type { Urls } from '../../core/urls.js';
 import type { SiteRow } from '../../db/schema.js';
 import { siteFlags } from '../../permissions/sites.js';
+import { directBase, type PublishedUrls, type SiteOrganization, siteHostname } from '../../sites/urls.js';
 import type { Site } from './schemas.js';
-import { directBase, type PublishedUrls, type SiteOrganization, siteHostname } from './urls.js';
 
 export type SiteObject = Static<typeof Site>;
 

@@ -6,9 +6,9 @@ import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
-import { insertSiteSpace } from '../site-spaces/repo.js';
+import { insertSiteSpace } from '../../sites/site-spaces.js';
+import { slugify, uniqueSlug } from '../../sites/structure.js';
 import type { ListSitesQuery, SITE_TYPES, SITE_VISIBILITIES } from './schemas.js';
-import { slugify, uniqueSlug } from './structure.js';
 
 /** Sites of an organization, oldest first, with the list filters applied in SQL. */
 export async function listSites(
@@ -57,10 +57,6 @@ export async function countSiteSpaces(db: Db, siteIds: string[]): Promise<Map<st
     .execute();
   for (const row of rows) counts.set(row.site_id, Number(row.count));
   return counts;
-}
-
-export async function findSite(db: Db, siteId: string): Promise<SiteRow | undefined> {
-  return db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
 }
 
 async function takenBasenames(db: Db, organizationId: string): Promise<string[]> {

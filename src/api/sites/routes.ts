@@ -5,17 +5,17 @@ import { badRequest, notFound } from '../../core/errors.js';
 import { mapPage, PagedList } from '../../core/paging.js';
 import { NoContent, type Role } from '../../core/schemas.js';
 import { authorizeSite, authorizeSiteOf, authorizeSites, requireSpaceForSite } from '../../permissions/sites.js';
-import { makeDefaultSection } from '../site-sections/repo.js';
-import { makeDefaultSiteSpace } from '../site-spaces/repo.js';
-import aggregateRoutes from './aggregate.js';
-import { loadSiteOrganization } from './context.js';
-import customizationRoutes from './customization-routes.js';
+import { findSite, loadSiteOrganization } from '../../sites/repo.js';
+import { makeDefaultSection } from '../../sites/sections.js';
+import { makeDefaultSiteSpace } from '../../sites/site-spaces.js';
+import { loadStructure } from '../../sites/structure.js';
+import { PublishedUrls } from '../../sites/urls.js';
+import aggregateRoutes from './aggregate-routes.js';
 import { presentSite } from './present.js';
-import publishedRoutes from './published.js';
-import { countSiteSpaces, createSite, deleteSite, findSite, listSites, updateSite } from './repo.js';
-import { CreateSiteBody, ListSitesQuery, OrgParams, Site, SiteParams, UpdateSiteBody } from './schemas.js';
-import { loadStructure } from './structure.js';
-import { PublishedUrls } from './urls.js';
+import publishedRoutes from './published-routes.js';
+import { countSiteSpaces, createSite, deleteSite, listSites, updateSite } from './repo.js';
+import { CreateSiteBody, ListSitesQuery, Site, UpdateSiteBody } from './schemas.js';
+import { OrgParams, SiteParams } from './shared/schemas.js';
 
 const tags = ['sites'];
 
@@ -187,6 +187,5 @@ export default async function siteRoutes(app: App) {
   }
 
   await app.register(publishedRoutes);
-  await app.register(customizationRoutes);
   await app.register(aggregateRoutes);
 }

@@ -1,25 +1,9 @@
-import { type TSchema, Type } from 'typebox';
+/** Schemas of the Site itself, its published profile and the permissions aggregate. */
+import { Type } from 'typebox';
 import { PageQuery } from '../../core/paging.js';
-import { Params, StringEnum, Timestamp } from '../../core/schemas.js';
-
-/**
- * `schema` without its `$id`, for schemas a response embeds more than once (a section group lists
- * its sections twice, every site space embeds a Space): Fastify refuses an `$id` seen twice in one
- * response schema.
- */
-export function inline<T extends TSchema>(schema: T): T {
-  const { $id: _id, ...rest } = schema as T & { $id?: string };
-  return rest as T;
-}
-
-/**
- * `schema` (a string schema) or null, as one `type: ['string', 'null']` schema. The app's Ajv coerces
- * types, so in a union `null` would become `""` for the string branch (and `""` null for the other)
- * before the string's constraints apply.
- */
-export function NullableString<T extends TSchema>(schema: T) {
-  return Type.Unsafe<string | null>({ ...(schema as object), type: ['string', 'null'] });
-}
+import { RoleSchema, StringEnum, Timestamp, UserSchema } from '../../core/schemas.js';
+import { Customization } from '../../sites/customization-schema.js';
+import { NullableString, SiteSection, SiteSectionGroup, SiteSpace } from './shared/schemas.js';
 
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
@@ -35,17 +19,6 @@ export const SiteProxyOrigin = Type.String({
   pattern: '^([\\w-]+\\.)*[\\w-]+\\.[a-zA-Z]{2,}(\\/[\\w-]+)+$',
   description: 'Proxy URL without scheme, e.g. `example.com/docs`',
 });
-
-/** Path parameters shared by every operation on one site. */
-export const SiteParams = Type.Object({ organizationId: Params.organizationId, siteId: Type.String({ minLength: 1 }) });
-export const OrgParams = Type.Object({ organizationId: Params.organizationId });
-
-/** `shareKey` of the operations that return published URLs. */
-export const ShareKeyQuery = {
-  shareKey: Type.Optional(
-    Type.String({ minLength: 1, description: 'Key of an active share link, to resolve published URLs' }),
-  ),
-};
 
 export const Site = Type.Object(
   {
@@ -123,3 +96,29 @@ export const UpdateSiteBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+export const PublishedSite = Type.Object({
+  object: Type.Literal('published-content-site'),
+  site: Site,
+  structure: Type.Union([
+    Type.Object({
+      type: Type.Literal('sections'),
+      structure: Type.Array(Type.Union([SiteSection, SiteSectionGroup])),
+    }),
+    Type.Object({ type: Type.Literal('siteSpaces'), structure: Type.Array(SiteSpace) }),
+  ]),
+  customizations: Type.Object({
+    site: Customization,
+    /** Keyed by site-space id. */
+    siteSpaces: Type.Record(Type.String(), Customization),
+  }),
+  /** Integration scripts: none until integrations can be installed on sites. */
+  scripts: Type.Array(Type.Object({})),
+});
+
+export const SitePermissionEntry = Type.Object({
+  permission: RoleSchema,
+  user: UserSchema,
+  origin: Type.Object({ type: Type.Literal('space'), space: Type.String() }),
+  disabled: Type.Boolean(),
+});

@@ -1,0 +1,201 @@
+/** Site section groups: list, add, change, delete and move them; add sections to them and take them out. */
+import type { App } from '../../../app.js';
+import { caller } from '../../../core/auth.js';
+import { PagedList, paginateArray } from '../../../core/paging.js';
+import { NoContent, type Role } from '../../../core/schemas.js';
+import type { SiteRow } from '../../../db/schema.js';
+import { authorizeSite } from '../../../permissions/sites.js';
+import {
+  addSectionToGroup,
+  createGroup,
+  deleteGroup,
+  groupIn,
+  moveGroup,
+  removeSectionFromGroup,
+  updateGroup,
+} from '../../../sites/sections.js';
+import { loadStructure } from '../../../sites/structure.js';
+import { loadSiteView } from '../shared/context.js';
+import { presentGroup } from '../shared/present.js';
+import { SiteParams, SiteSectionGroup } from '../shared/schemas.js';
+import {
+  AddGroupBody,
+  AddSectionToGroupBody,
+  GroupParams,
+  GroupSectionParams,
+  ListGroupsQuery,
+  MoveGroupBody,
+  UpdateGroupBody,
+} from './schemas.js';
+
+const tags = ['site-section-groups'];
+const base = '/orgs/:organizationId/sites/:siteId/section-groups';
+
+export default async function groupRoutes(app: App) {
+  async function presentOne(site: SiteRow, userId: string, role: Role, id: string) {
+    const view = await loadSiteView(app, site, { userId, role });
+    return presentGroup(groupIn(view.structure, id), view);
+  }
+
+  app.get(
+    base,
+    {
+      config: { scope: 'site:read' },
+      schema: {
+        operationId: 'listSiteSectionGroups',
+        tags,
+        params: SiteParams,
+        querystring: ListGroupsQuery,
+        response: { 200: PagedList(SiteSectionGroup) },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const { organizationId, siteId } = request.params;
+      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'read', 'read it');
+      const view = await loadSiteView(app, site, { userId: user.id, role });
+      const groups = view.structure.top.flatMap((item) => (item.kind === 'group' ? [item.row] : []));
+      const page = paginateArray(groups, (g) => g.id, request.query);
+      return { ...page, items: page.items.map((g) => presentGroup(g, view)) };
+    },
+  );
+
+  app.post(
+    base,
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'addSectionGroupToSite',
+        tags,
+        params: SiteParams,
+        body: AddGroupBody,
+        response: { 201: SiteSectionGroup },
+      },
+    },
+    async (request, reply) => {
+      const { user } = caller(request);
+      const { organizationId, siteId } = request.params;
+      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
+      const group = await app.db
+        .transaction()
+        .execute(async (trx) => createGroup(trx, await loadStructure(trx, site.id), site.id, request.body));
+      reply
+        .code(201)
+        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/section-groups/${group.id}`));
+      return presentOne(site, user.id, role, group.id);
+    },
+  );
+
+  app.patch(
+    `${base}/:siteSectionGroupId`,
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'updateSiteSectionGroupById',
+        tags,
+        params: GroupParams,
+        body: UpdateGroupBody,
+        response: { 200: SiteSectionGroup },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
+      const structure = await loadStructure(app.db, site.id);
+      await updateGroup(app.db, groupIn(structure, siteSectionGroupId), request.body);
+      return presentOne(site, user.id, role, siteSectionGroupId);
+    },
+  );
+
+  app.delete(
+    `${base}/:siteSectionGroupId`,
+    {
+      config: { scope: 'site:write' },
+      schema: { operationId: 'deleteSiteSectionGroupById', tags, params: GroupParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      const { user } = caller(request);
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      const { site } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
+      await app.db.transaction().execute(async (trx) => {
+        const structure = await loadStructure(trx, site.id);
+        await deleteGroup(trx, structure, groupIn(structure, siteSectionGroupId));
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    `${base}/:siteSectionGroupId/sections`,
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        // Not in the official document; named after its siblings.
+        operationId: 'addSectionToSiteSectionGroup',
+        tags,
+        params: GroupParams,
+        body: AddSectionToGroupBody,
+        response: { 200: SiteSectionGroup },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
+      await app.db.transaction().execute(async (trx) => {
+        const structure = await loadStructure(trx, site.id);
+        await addSectionToGroup(trx, structure, groupIn(structure, siteSectionGroupId), request.body.sectionId);
+      });
+      return presentOne(site, user.id, role, siteSectionGroupId);
+    },
+  );
+
+  app.delete(
+    `${base}/:siteSectionGroupId/sections/:siteSectionId`,
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        // Not in the official document; named after its siblings.
+        operationId: 'removeSectionFromSiteSectionGroup',
+        tags,
+        params: GroupSectionParams,
+        response: { 204: NoContent },
+      },
+    },
+    async (request, reply) => {
+      const { user } = caller(request);
+      const { organizationId, siteId, siteSectionGroupId, siteSectionId } = request.params;
+      const { site } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
+      await app.db.transaction().execute(async (trx) => {
+        const structure = await loadStructure(trx, site.id);
+        await removeSectionFromGroup(trx, structure, groupIn(structure, siteSectionGroupId), siteSectionId);
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    `${base}/:siteSectionGroupId/move`,
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'moveSiteSectionGroup',
+        tags,
+        params: GroupParams,
+        body: MoveGroupBody,
+        response: { 200: SiteSectionGroup },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const { organizationId, siteId, siteSectionGroupId } = request.params;
+      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
+      await app.db.transaction().execute(async (trx) => {
+        const structure = await loadStructure(trx, site.id);
+        await moveGroup(trx, structure, groupIn(structure, siteSectionGroupId), request.body.position);
+      });
+      return presentOne(site, user.id, role, siteSectionGroupId);
+    },
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The objects of a site's structure (site spaces, sections, section groups), presented from the
+ * {@link SiteView} loaded for the request: pure functions, shared by the sub-areas that return them
+ * and by the published profile.
+ */
+import type { Static } from 'typebox';
+import type { SiteSectionGroupRow, SiteSectionRow, SiteSpaceRow } from '../../../db/schema.js';
+import type { SpaceObject } from '../../spaces/present.js';
+import type { SiteView } from './context.js';
+import type { SiteSection, SiteSectionGroup, SiteSpace } from './schemas.js';
+
+export type SiteSpaceObject = Static<typeof SiteSpace>;
+export type SiteSectionObject = Static<typeof SiteSection>;
+export type SiteSectionGroupObject = Static<typeof SiteSectionGroup>;
+
+/** The Site space object; its Space is presented as the caller sees it. */
+export function presentSiteSpace(row: SiteSpaceRow, view: SiteView): SiteSpaceObject {
+  const section = row.section_id ? view.structure.sectionById.get(row.section_id) : null;
+  const space = view.spaces.get(row.space_id) as SpaceObject;
+  const published = view.urls.ofSiteSpace(row, section);
+  return {
+    object: 'site-space',
+    id: row.id,
+    path: row.path,
+    ...(row.section_id ? { section: row.section_id } : {}),
+    space,
+    title: space.title,
+    default: row.is_default === 1,
+    ...(row.condition !== null ? { condition: row.condition } : {}),
+    draft: false,
+    hasAdvancedCustomizationFeature: row.customization !== null,
+    urls: published ? { published } : {},
+  };
+}
+
+/** The Site section object, with its site spaces in order. */
+export function presentSection(row: SiteSectionRow, view: SiteView): SiteSectionObject {
+  const published = view.urls.ofSection(row);
+  const inGroup = row.group_id !== null && view.structure.groupById.has(row.group_id);
+  return {
+    object: 'site-section',
+    id: row.id,
+    title: row.title,
+    ...(row.description !== null ? { description: row.description } : {}),
+    default: row.is_default === 1,
+    draft: false,
+    path: row.path,
+    ...(row.condition !== null ? { condition: row.condition } : {}),
+    ...(inGroup ? { sectionGroup: row.group_id as string } : {}),
+    siteSpaces: view.structure.siteSpacesIn(row.id).map((s) => presentSiteSpace(s, view)),
+    urls: published ? { published } : {},
+    ...(row.icon !== null ? { icon: row.icon } : {}),
+  };
+}
+
+/** The Site section group object, with its sections in order. */
+export function presentGroup(row: SiteSectionGroupRow, view: SiteView): SiteSectionGroupObject {
+  const sections = view.structure.sectionsIn(row.id).map((s) => presentSection(s, view));
+  return {
+    object: 'site-section-group',
+    id: row.id,
+    title: row.title,
+    ...(row.icon !== null ? { icon: row.icon } : {}),
+    draft: false,
+    sections,
+    children: sections,
+  };
+}

@@ -1,0 +1,158 @@
+/** Site spaces: list, add, change (path, condition), remove and move the spaces published on a site. */
+import type { App } from '../../../app.js';
+import { caller } from '../../../core/auth.js';
+import { PagedList, paginateArray } from '../../../core/paging.js';
+import { NoContent, type Role } from '../../../core/schemas.js';
+import type { SiteRow } from '../../../db/schema.js';
+import { authorizeSite, requireSpaceForSite } from '../../../permissions/sites.js';
+import { assertExpression } from '../../../sites/condition.js';
+import {
+  deleteSiteSpaces,
+  insertSiteSpace,
+  moveSiteSpace,
+  siteSpaceIn,
+  targetSection,
+  updateSiteSpace,
+} from '../../../sites/site-spaces.js';
+import { loadStructure } from '../../../sites/structure.js';
+import { createSpace } from '../../spaces/repo.js';
+import { loadSiteView, resolveShareKey } from '../shared/context.js';
+import { presentSiteSpace } from '../shared/present.js';
+import { SiteParams, SiteSpace, SiteSpaceParams } from '../shared/schemas.js';
+import { AddSiteSpaceBody, ListSiteSpacesQuery, MoveSiteSpaceBody, UpdateSiteSpaceBody } from './schemas.js';
+
+const tags = ['site-spaces'];
+
+export default async function siteSpaceRoutes(app: App) {
+  async function presentOne(site: SiteRow, userId: string, role: Role, id: string) {
+    const view = await loadSiteView(app, site, { userId, role });
+    return presentSiteSpace(siteSpaceIn(view.structure, id), view);
+  }
+
+  app.get(
+    '/orgs/:organizationId/sites/:siteId/site-spaces',
+    {
+      config: { scope: 'site:read' },
+      schema: {
+        operationId: 'listSiteSpaces',
+        tags,
+        params: SiteParams,
+        querystring: ListSiteSpacesQuery,
+        response: { 200: PagedList(SiteSpace) },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const { organizationId, siteId } = request.params;
+      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'read', 'read it');
+      const shareKey = await resolveShareKey(app.db, site.id, request.query.shareKey);
+      const view = await loadSiteView(app, site, { userId: user.id, role: role }, shareKey);
+      const wanted = request.query.default;
+      const rows = view.structure.siteSpaces.filter((s) => wanted === undefined || (s.is_default === 1) === wanted);
+      const page = paginateArray(rows, (s) => s.id, request.query);
+      return { ...page, items: page.items.map((s) => presentSiteSpace(s, view)) };
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/site-spaces',
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'addSpaceToSite',
+        tags,
+        params: SiteParams,
+        body: AddSiteSpaceBody,
+        response: { 201: SiteSpace },
+      },
+    },
+    async (request, reply) => {
+      const { user } = caller(request);
+      const { organizationId, siteId } = request.params;
+      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'add spaces to it');
+      const space =
+        request.body.spaceId === null
+          ? null
+          : await requireSpaceForSite(app.db, user.id, organizationId, request.body.spaceId);
+      // Checked before a space is created for `spaceId: null`, so a bad section creates nothing.
+      targetSection(await loadStructure(app.db, site.id), request.body.sectionId);
+      // `spaceId: null` asks for a new, empty space for the site.
+      const target = space ?? (await createSpace(app.db, organizationId, { title: site.title.slice(0, 50) }));
+      const row = await app.db.transaction().execute(async (trx) => {
+        const structure = await loadStructure(trx, site.id);
+        return insertSiteSpace(trx, site.id, target, targetSection(structure, request.body.sectionId));
+      });
+      reply
+        .code(201)
+        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/site-spaces/${row.id}`));
+      return presentOne(site, user.id, role, row.id);
+    },
+  );
+
+  app.patch(
+    '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId',
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'updateSiteSpaceById',
+        tags,
+        params: SiteSpaceParams,
+        body: UpdateSiteSpaceBody,
+        response: { 200: SiteSpace },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
+      if (typeof request.body.condition === 'string') assertExpression(request.body.condition, 'body/condition');
+      await app.db.transaction().execute(async (trx) => {
+        const structure = await loadStructure(trx, site.id);
+        await updateSiteSpace(trx, structure, siteSpaceIn(structure, siteSpaceId), request.body);
+      });
+      return presentOne(site, user.id, role, siteSpaceId);
+    },
+  );
+
+  app.delete(
+    '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId',
+    {
+      config: { scope: 'site:write' },
+      schema: { operationId: 'deleteSiteSpaceById', tags, params: SiteSpaceParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      const { user } = caller(request);
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      const { site } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
+      await app.db.transaction().execute(async (trx) => {
+        const structure = await loadStructure(trx, site.id);
+        await deleteSiteSpaces(trx, structure, [siteSpaceIn(structure, siteSpaceId)]);
+      });
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/move',
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'moveSiteSpace',
+        tags,
+        params: SiteSpaceParams,
+        body: MoveSiteSpaceBody,
+        response: { 200: SiteSpace },
+      },
+    },
+    async (request) => {
+      const { user } = caller(request);
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
+      await app.db.transaction().execute(async (trx) => {
+        const structure = await loadStructure(trx, site.id);
+        await moveSiteSpace(trx, structure, siteSpaceIn(structure, siteSpaceId), request.body.position);
+      });
+      return presentOne(site, user.id, role, siteSpaceId);
+    },
+  );
+}
