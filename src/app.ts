@@ -19,7 +19,14 @@ import { registerApi } from './api/index.js';
 import type { Config } from './config.js';
 import { registerAuth } from './core/auth.js';
 import { trackHandlers } from './core/drain.js';
-import { ErrorBody, formatValidationErrors, registerErrorHandling } from './core/errors.js';
+import {
+  clientErrorHandler,
+  ErrorBody,
+  formatValidationErrors,
+  frameworkErrors,
+  MAX_PARAM_LENGTH,
+  registerErrorHandling,
+} from './core/errors.js';
 import { newId } from './core/ids.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
@@ -77,7 +84,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     schemaErrorFormatter: formatValidationErrors,
     schemaController: { compilersFactory: { buildValidator } },
     // Path parameters are validated by the route schemas (400 naming the field), not cut off at 100 (414).
-    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 1000 },
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised outside any route (router, HTTP parser, shutdown) get the envelope too: see core/errors.ts.
+    frameworkErrors,
+    clientErrorHandler,
+    return503OnClosing: false,
+    http: { requireHostHeader: false },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const db = options.db ?? createDb(config.databaseUrl);

@@ -4,6 +4,8 @@
  * turned into the same envelope by {@link registerErrorHandling} — never a stack trace, and a 500
  * only for our own faults.
  */
+import http from 'node:http';
+import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
@@ -38,6 +40,9 @@ export const ErrorBody = Type.Object(
 export function errorBody(code: number, message: string) {
   return { error: { code, message } };
 }
+
+/** The router's limit on one path parameter; longer is a 414 (ids are far shorter). */
+export const MAX_PARAM_LENGTH = 1000;
 
 function send(reply: FastifyReply, code: number, message: string, headers: Record<string, string> = {}) {
   return reply.code(code).headers(headers).type('application/json; charset=utf-8').send(errorBody(code, message));
@@ -89,6 +94,29 @@ export function registerErrorHandling(app: FastifyInstance): void {
     return send(reply, 404, `no route ${request.method} ${path}`);
   });
 
+  // Node answers these itself with an empty body unless told otherwise (see `http` in app.ts):
+  // an `Expect` other than 100-continue, and an HTTP/1.1 request without `Host`.
+  app.server.on('checkExpectation', (_request: http.IncomingMessage, response: http.ServerResponse) => {
+    const body = JSON.stringify(errorBody(417, 'only "Expect: 100-continue" is supported'));
+    response.writeHead(417, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      connection: 'close',
+    });
+    response.end(body);
+  });
+  // While closing, Fastify would answer new requests with its own 503 body (see `return503OnClosing`).
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async (request, reply) => {
+    if (closing) return send(reply, 503, 'the server is shutting down', { connection: 'close' });
+    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
+      return send(reply, 400, 'the Host header is required');
+    }
+  });
+
   app.setErrorHandler((error: FastifyError, request, reply) => {
     if (error instanceof ApiError) return send(reply, error.statusCode, error.message, error.headers);
     if (error.validation) return send(reply, 400, error.message);
@@ -103,4 +131,54 @@ export function registerErrorHandling(app: FastifyInstance): void {
     request.log.error({ err: error }, 'unhandled error');
     return send(reply, 500, 'internal server error');
   });
+}
+
+/** A path (or anything else a caller sent) quoted in a message, cut short so errors stay small. */
+function quote(text: string): string {
+  return text.length > 100 ? `${text.slice(0, 100)}…` : text;
+}
+
+/**
+ * Fastify's `frameworkErrors`: the router's own failures, raised before any route or hook runs
+ * (a path that is not valid percent-encoding, a path parameter over {@link MAX_PARAM_LENGTH}),
+ * answered with the envelope instead of Fastify's own body.
+ */
+export function frameworkErrors(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
+  const path = quote(request.url.split('?')[0] ?? '/');
+  reply.header('x-request-id', request.id);
+  if (error.code === 'FST_ERR_BAD_URL') {
+    return send(reply, 400, `the path ${path} is not valid percent-encoded UTF-8`);
+  }
+  if (error.code === 'FST_ERR_MAX_PARAM_LENGTH') {
+    return send(reply, 414, `a path segment of ${path} is longer than ${MAX_PARAM_LENGTH} characters`);
+  }
+  request.log.error({ err: error }, 'router error');
+  return send(reply, 500, 'internal server error');
+}
+
+/**
+ * Fastify's `clientErrorHandler`: the HTTP parser refused the request (malformed, headers too
+ * large, too slow), so there is no request to reply to; the envelope is written to the socket.
+ */
+export function clientErrorHandler(this: FastifyInstance, error: Error & { code?: string }, socket: Socket) {
+  // A reset connection has nobody left to answer.
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  let code = 400;
+  let message = `the request is not valid HTTP (${error.message})`;
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') {
+    code = 408;
+    message = 'the request did not arrive in time';
+  } else if (error.code === 'HPE_HEADER_OVERFLOW') {
+    code = 431;
+    message = `the request line and headers are larger than ${http.maxHeaderSize} bytes`;
+  }
+  this.log.debug({ err: error }, 'client error');
+  if (socket.writable) {
+    const body = JSON.stringify(errorBody(code, message));
+    socket.write(
+      `HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    );
+  }
+  socket.destroy(error);
 }
