@@ -10,17 +10,30 @@ export function trackHandlers(app: FastifyInstance, options: { timeoutMs: number
   let running = 0;
   let idle: (() => void) | null = null;
 
+  const done = () => {
+    running--;
+    if (running === 0) idle?.();
+  };
   app.addHook('onRoute', (route) => {
     const handler = route.handler as RouteHandlerMethod;
-    route.handler = async function tracked(this: FastifyInstance, request, reply) {
+    // The wrapper must keep the handler's own shape. Fastify sends whatever an async handler's promise
+    // resolves to, so wrapping a synchronous handler that replies later (@fastify/static's
+    // `reply.sendFile`, behind /docs/static/*) in an async function would send an empty body first and
+    // make the real reply fail with FST_ERR_REP_ALREADY_SENT. A synchronous handler's own work ends when
+    // it returns (what it leaves running is Fastify's, and does not use the database).
+    route.handler = function tracked(this: FastifyInstance, request, reply) {
       running++;
+      let result: unknown;
       try {
-        return await handler.call(this, request, reply);
-      } finally {
-        running--;
-        if (running === 0) idle?.();
+        result = handler.call(this, request, reply);
+      } catch (error) {
+        done();
+        throw error;
       }
-    };
+      if (isThenable(result)) return Promise.resolve(result).finally(done);
+      done();
+      return result;
+    } as RouteHandlerMethod;
   });
 
   // onClose hooks run in reverse order of registration: added before the database is closed, so it runs after.
@@ -35,4 +48,8 @@ export function trackHandlers(app: FastifyInstance, options: { timeoutMs: number
       };
     });
   });
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
