@@ -28,6 +28,7 @@ import {
   registerErrorHandling,
 } from './core/errors.js';
 import { newId } from './core/ids.js';
+import { registerRateLimit } from './core/rate-limit.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
 import { buildValidator } from './core/validation.js';
@@ -65,6 +66,11 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
 }
 
+/** Fastify's types take a hop count as a function (what it does with a number at run time). */
+function trustProxyOption(trust: Config['trustProxy']) {
+  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config } = options;
   const app = Fastify({
@@ -90,6 +96,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     clientErrorHandler,
     return503OnClosing: false,
     http: { requireHostHeader: false },
+    // The client address (rate limits count by it) is the proxy's unless TRUST_PROXY says to believe it.
+    trustProxy: trustProxyOption(config.trustProxy),
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const db = options.db ?? createDb(config.databaseUrl);
@@ -124,6 +132,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   registerErrorHandling(app);
   registerAuth(app);
+  // After authentication: a caller with a valid token is counted by its token, others by address.
+  await registerRateLimit(app, config);
   app.addSchema(ErrorBody);
   // Every route documents the error envelope for its failures.
   app.addHook('onRoute', (route) => {
@@ -170,16 +180,23 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
-  app.get('/healthz', { config: { public: true }, schema: { hide: true } }, async () => ({ status: 'ok' }));
-  app.get('/readyz', { config: { public: true }, schema: { hide: true } }, async (_request, reply) => {
-    try {
-      await sql`select 1`.execute(db);
-      return { status: 'ok' };
-    } catch (error) {
-      app.log.warn({ err: error }, 'readiness check failed');
-      return reply.code(503).send({ error: { code: 503, message: 'database unreachable' } });
-    }
-  });
+  // Probes are neither counted nor limited: an orchestrator polling them must never see a 429.
+  app.get('/healthz', { config: { public: true, rateLimit: false }, schema: { hide: true } }, async () => ({
+    status: 'ok',
+  }));
+  app.get(
+    '/readyz',
+    { config: { public: true, rateLimit: false }, schema: { hide: true } },
+    async (_request, reply) => {
+      try {
+        await sql`select 1`.execute(db);
+        return { status: 'ok' };
+      } catch (error) {
+        app.log.warn({ err: error }, 'readiness check failed');
+        return reply.code(503).send({ error: { code: 503, message: 'database unreachable' } });
+      }
+    },
+  );
 
   await app.register(registerApi, { prefix: '/v1' });
   return app;

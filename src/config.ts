@@ -43,6 +43,17 @@ export interface Config {
   ai: AiConfig | null;
   /** How often a server-sent stream sends a heartbeat comment while it has nothing else to send. */
   sseHeartbeatMs: number;
+  /** Requests one token (or one client address without a token) may make per minute; 0: no limit. */
+  rateLimitPerMinute: number;
+  /** Redis holding the rate-limit counts, shared by every process (`redis://…`); null: counts per process. */
+  redisUrl: string | null;
+  /** Bearer token that `GET /metrics` requires; null: `/metrics` is not served. */
+  metricsToken: string | null;
+  /**
+   * Which proxies' `X-Forwarded-For` to believe for the client address (rate limits by address):
+   * false (none), true (any), a hop count, or a list of addresses/CIDRs. Passed to Fastify's `trustProxy`.
+   */
+  trustProxy: boolean | number | string[];
 }
 
 export interface AiConfig {
@@ -155,6 +166,46 @@ function parseAi(env: NodeJS.ProcessEnv): AiConfig | null {
   return { baseUrl: parseUrl('AI_BASE_URL', baseUrl), model, apiKey, timeoutMs };
 }
 
+function parseRedisUrl(raw: string | undefined): string | null {
+  if (raw === undefined || raw.trim() === '') return null;
+  let url: URL;
+  try {
+    url = new URL(raw.trim());
+  } catch {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'redis:' && url.protocol !== 'rediss:') {
+    throw new ConfigError(`REDIS_URL must be a redis:// or rediss:// URL, got "${raw}"`);
+  }
+  return raw.trim();
+}
+
+function parseMetricsToken(raw: string | undefined): string | null {
+  if (raw === undefined || raw === '') return null;
+  // A guessable token would publish the server's traffic and internals.
+  if (raw.length < 16 || /\s/.test(raw)) {
+    throw new ConfigError('METRICS_TOKEN must be at least 16 characters, without spaces');
+  }
+  return raw;
+}
+
+function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
+  const value = raw?.trim() ?? '';
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') return true;
+  if (/^\d+$/.test(value)) return Number(value);
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  if (entries.some((e) => !/^[0-9a-f.:]+(\/\d{1,3})?$/i.test(e))) {
+    throw new ConfigError(
+      `TRUST_PROXY must be true, false, a hop count or comma-separated addresses/CIDRs, got "${raw}"`,
+    );
+  }
+  return entries;
+}
+
 /** Reads the configuration from `env`; throws {@link ConfigError} naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
@@ -183,5 +234,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     partnerKeys: parsePartnerKeys(env.PARTNER_KEYS),
     ai: parseAi(env),
     sseHeartbeatMs: parsePositiveInt('SSE_HEARTBEAT_MS', env.SSE_HEARTBEAT_MS, 15_000),
+    rateLimitPerMinute: parseNonNegativeInt('RATE_LIMIT_PER_MINUTE', env.RATE_LIMIT_PER_MINUTE, 600),
+    redisUrl: parseRedisUrl(env.REDIS_URL),
+    metricsToken: parseMetricsToken(env.METRICS_TOKEN),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
   };
 }

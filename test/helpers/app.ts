@@ -104,7 +104,8 @@ export async function createHarness(
   const db = createDb(sharedUrl ?? ':memory:', { poolSize: 4 });
   if (!sharedUrl) await migrateToLatest(db);
   const config: Config = {
-    ...loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent', ...env }),
+    // Rate limits off unless a test turns them on: many tests make hundreds of requests a minute.
+    ...loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...env }),
     databaseUrl: sharedUrl ?? ':memory:',
     jobConcurrency: 0,
     ...overrides,

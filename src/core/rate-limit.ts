@@ -1,0 +1,121 @@
+/**
+ * Rate limits: `RATE_LIMIT_PER_MINUTE` requests per minute per token (keyed by the token's id, never
+ * the secret), and per client address for requests without a valid token. Counting is done by
+ * `@fastify/rate-limit` (its in-process LRU store, or its Redis store with `REDIS_URL`, where one
+ * Lua script increments and reads a key atomically, so every process shares one count).
+ *
+ * The plugin's own per-route hook runs before our authentication is known and writes one family of
+ * headers, so it is registered with `global: false` and driven from two hooks here instead:
+ * - `onRequest`, after authentication: charges the token (or the address on public routes) and
+ *   refuses with 429 before any work is done;
+ * - `onSend`, for the responses that never reached it (authentication failed, so the caller is
+ *   anonymous): charges the address, and turns the response into the 429 when over the limit. So a
+ *   client trying tokens is limited by its address like any other unauthenticated caller.
+ * Every charged response carries GitBook's `X-RateLimit-*` fields (reset as UTC epoch seconds) and
+ * the IETF draft's separate `RateLimit-Limit`/`-Remaining`/`-Reset` fields (reset in seconds from
+ * now) with `RateLimit-Policy`. Routes with `config: { rateLimit: false }` (health checks, metrics)
+ * are neither counted nor limited.
+ */
+import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { Redis } from 'ioredis';
+import type { Config } from '../config.js';
+import { errorBody } from './errors.js';
+
+const WINDOW_MS = 60_000;
+/** How often a failing store (Redis down) is logged, at most. */
+const STORE_ERROR_LOG_MS = 60_000;
+
+type Outcome = 'allowed' | 'exceeded' | 'skipped';
+
+/** The limiter's key for a request: the token's id when authenticated, else the client's address. */
+function keyOf(request: FastifyRequest): string {
+  // IPv6 clients usually hold a /64: counting per address would give each of them 2^64 budgets.
+  return request.auth ? `t:${request.auth.tokenId}` : `a:${normalizeIP(request.ip)}`;
+}
+
+export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
+  const max = config.rateLimitPerMinute;
+  if (max === 0) return;
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, {
+        // A slow or absent Redis must not hold requests: fail the count quickly and serve unlimited.
+        connectTimeout: 1_000,
+        commandTimeout: 1_000,
+        maxRetriesPerRequest: 1,
+      })
+    : null;
+  if (redis) {
+    // ioredis reconnects by itself; without a listener its errors would be unhandled events.
+    redis.on('error', (error: Error) => logStoreError(error));
+    app.addHook('onClose', async () => {
+      redis.disconnect();
+    });
+  }
+  await app.register(fastifyRateLimit, {
+    global: false,
+    max,
+    timeWindow: WINDOW_MS,
+    keyGenerator: keyOf,
+    nameSpace: 'bindery:rate-limit:',
+    cache: 10_000,
+    ...(redis ? { redis } : {}),
+  });
+  const limit = app.createRateLimit();
+
+  let lastStoreError = 0;
+  function logStoreError(error: unknown) {
+    if (Date.now() - lastStoreError < STORE_ERROR_LOG_MS) return;
+    lastStoreError = Date.now();
+    app.log.warn({ err: error }, 'rate-limit store failed: requests are served without a limit until it answers');
+  }
+
+  const charged = new WeakSet<FastifyRequest>();
+
+  async function charge(request: FastifyRequest, reply: FastifyReply): Promise<Outcome> {
+    charged.add(request);
+    let result: Awaited<ReturnType<typeof limit>>;
+    try {
+      result = await limit(request);
+    } catch (error) {
+      logStoreError(error);
+      return 'skipped';
+    }
+    if (result.isAllowed) return 'skipped';
+    const resetIn = result.ttlInSeconds;
+    reply.header('x-ratelimit-limit', result.max);
+    reply.header('x-ratelimit-remaining', result.remaining);
+    reply.header('x-ratelimit-reset', Math.ceil((Date.now() + result.ttl) / 1000));
+    reply.header('ratelimit-limit', result.max);
+    reply.header('ratelimit-remaining', result.remaining);
+    reply.header('ratelimit-reset', resetIn);
+    reply.header('ratelimit-policy', `${result.max};w=${WINDOW_MS / 1000}`);
+    if (!result.isExceeded) return 'allowed';
+    reply.header('retry-after', resetIn);
+    return 'exceeded';
+  }
+
+  function exceededMessage(reply: FastifyReply): string {
+    return `API rate limit exceeded (${max} requests per minute). Please try again in ${String(reply.getHeader('retry-after'))} seconds`;
+  }
+
+  const exempt = (request: FastifyRequest) => request.routeOptions.config?.rateLimit === false;
+
+  app.addHook('onRequest', async (request, reply) => {
+    if (exempt(request)) return;
+    if ((await charge(request, reply)) === 'exceeded') {
+      await reply
+        .code(429)
+        .type('application/json; charset=utf-8')
+        .send(errorBody(429, exceededMessage(reply)));
+      return reply;
+    }
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (charged.has(request) || exempt(request)) return payload;
+    if ((await charge(request, reply)) !== 'exceeded') return payload;
+    reply.code(429).type('application/json; charset=utf-8').removeHeader('www-authenticate');
+    return JSON.stringify(errorBody(429, exceededMessage(reply)));
+  });
+}
