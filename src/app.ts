@@ -31,7 +31,7 @@ import { newId } from './core/ids.js';
 import { registerRateLimit } from './core/rate-limit.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
-import { buildValidator } from './core/validation.js';
+import { buildValidator, rejectNulCharacters } from './core/validation.js';
 import { createDb, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { JobWorker } from './jobs/index.js';
@@ -131,6 +131,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   registerErrorHandling(app);
+  rejectNulCharacters(app);
   registerAuth(app);
   // After authentication: a caller with a valid token is counted by its token, others by address.
   await registerRateLimit(app, config);
