@@ -35,6 +35,7 @@ import { buildValidator, rejectNulCharacters } from './core/validation.js';
 import { createDb, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { JobWorker } from './jobs/index.js';
+import { registerPublished } from './published/routes.js';
 
 /** The Fastify instance type every route module receives. */
 export type App = FastifyInstance<
@@ -199,6 +200,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
   );
 
+  // Published sites are served outside the API (their hooks see every request: see published/routes.ts).
+  await app.register(registerPublished);
   await app.register(registerApi, { prefix: '/v1' });
   return app;
 }

@@ -394,6 +394,20 @@ export interface SiteShareLinksTable {
   created_at: string;
 }
 
+/** Visitor authentication settings of a site (0009_site_publishing). */
+export interface SitePublishingAuthTable {
+  site_id: string;
+  /** `custom` or `integration`. */
+  backend: string;
+  /** The HS256 key visitors' JWTs are signed with, sealed with the secrets key (aad: the site id). */
+  private_key: string;
+  /** Where a visitor without a valid token is sent (the login URL); null: a 401 page. */
+  fallback_url: string | null;
+  logout_url: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
 /** A document body, stored once per distinct content (keyed by its SHA-256). */
 export interface ContentDocumentsTable {
   hash: string;
@@ -518,6 +532,7 @@ export interface Database {
   site_spaces: SiteSpacesTable;
   site_redirects: SiteRedirectsTable;
   site_share_links: SiteShareLinksTable;
+  site_publishing_auth: SitePublishingAuthTable;
   integrations: IntegrationsTable;
   integration_images: IntegrationImagesTable;
   integration_installations: IntegrationInstallationsTable;
@@ -558,5 +573,6 @@ export type SiteSectionRow = Selectable<SiteSectionsTable>;
 export type SiteSpaceRow = Selectable<SiteSpacesTable>;
 export type SiteRedirectRow = Selectable<SiteRedirectsTable>;
 export type SiteShareLinkRow = Selectable<SiteShareLinksTable>;
+export type SitePublishingAuthRow = Selectable<SitePublishingAuthTable>;
 export type RevisionRow = Selectable<RevisionsTable>;
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;

@@ -8,6 +8,7 @@ import * as m0005 from './0005_openapi_translations.js';
 import * as m0006 from './0006_integrations.js';
 import * as m0007 from './0007_search.js';
 import * as m0008 from './0008_ads.js';
+import * as m0009 from './0009_site_publishing.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -18,4 +19,5 @@ export const migrations: Record<string, Migration> = {
   '0006_integrations': m0006,
   '0007_search': m0007,
   '0008_ads': m0008,
+  '0009_site_publishing': m0009,
 };

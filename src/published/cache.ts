@@ -1,0 +1,110 @@
+/**
+ * The two caches of the published sites.
+ *
+ * - {@link Memo}: what a site is (its model and version key, which site an address names) is read
+ *   from the database at most once per `ttlMs` per key, and again at once after any change made
+ *   through this process (`invalidate()`, called after every successful API write). Another process
+ *   on the same database sees a change within `ttlMs`: the model it then reads has a new version key.
+ * - {@link RenderCache}: rendered responses keyed by the site's version key and the address, so a
+ *   merge, a customization, a structure change or a publish (each changes the key) is never served
+ *   stale, and unchanged sites are never rendered twice. Bounded in entries and bytes (LRU).
+ */
+import { createHash } from 'node:crypto';
+
+interface MemoEntry<T> {
+  at: number;
+  generation: number;
+  value: Promise<T>;
+}
+
+export class Memo<T> {
+  private readonly entries = new Map<string, MemoEntry<T>>();
+  private generation = 0;
+
+  constructor(
+    private readonly ttlMs: number,
+    private readonly maxEntries = 10_000,
+  ) {}
+
+  /** Forgets everything (a change was made through this process). */
+  invalidate(): void {
+    this.generation++;
+    this.entries.clear();
+  }
+
+  get(key: string, load: () => Promise<T>): Promise<T> {
+    const now = Date.now();
+    const hit = this.entries.get(key);
+    if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) return hit.value;
+    const value = load();
+    const entry = { at: now, generation: this.generation, value };
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    // A failed load is not remembered.
+    value.catch(() => {
+      if (this.entries.get(key) === entry) this.entries.delete(key);
+    });
+    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    return value;
+  }
+}
+
+export interface Rendered {
+  status: number;
+  type: string;
+  body: string;
+  etag: string;
+}
+
+/** A response body with its strong ETag (hash of the body). */
+export function rendered(status: number, type: string, body: string): Rendered {
+  return { status, type, body, etag: `"${createHash('sha1').update(body).digest('base64url')}"` };
+}
+
+export class RenderCache {
+  private readonly entries = new Map<string, Rendered>();
+  private bytes = 0;
+
+  constructor(
+    private readonly maxEntries = 5_000,
+    private readonly maxBytes = 64 * 1024 * 1024,
+  ) {}
+
+  get(key: string): Rendered | undefined {
+    const hit = this.entries.get(key);
+    if (hit) {
+      this.entries.delete(key);
+      this.entries.set(key, hit);
+    }
+    return hit;
+  }
+
+  set(key: string, value: Rendered): void {
+    const old = this.entries.get(key);
+    if (old) this.bytes -= old.body.length;
+    this.entries.delete(key);
+    this.entries.set(key, value);
+    this.bytes += value.body.length;
+    while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
+      const [oldest, entry] = this.entries.entries().next().value as [string, Rendered];
+      this.entries.delete(oldest);
+      this.bytes -= entry.body.length;
+    }
+  }
+
+  /** Renders on a miss; concurrent misses of one key render once. */
+  async through(key: string, render: () => Promise<Rendered>): Promise<Rendered> {
+    const hit = this.get(key);
+    if (hit) return hit;
+    let pending = this.pending.get(key);
+    if (!pending) {
+      pending = render().finally(() => this.pending.delete(key));
+      this.pending.set(key, pending);
+    }
+    const value = await pending;
+    this.set(key, value);
+    return value;
+  }
+
+  private readonly pending = new Map<string, Promise<Rendered>>();
+}

@@ -1,0 +1,176 @@
+/**
+ * What serving a published site needs, loaded whole in a few queries: the site, its organization's
+ * address fields, its structure, the live spaces of its site spaces, its redirects, the keys of its
+ * active share links and its visitor-authentication settings — and a version key, the hash of all
+ * of it. Everything rendered from a site depends only on this model (and the immutable revisions it
+ * names), so the version key is what the render cache is keyed by: a merge (a space's live
+ * revision), a customization, a structure change or a publish each change it.
+ */
+import { createHash } from 'node:crypto';
+import { loadStructure, type Structure } from '../api/sites/structure.js';
+import type { SiteOrganization } from '../api/sites/urls.js';
+import { decryptSecret } from '../core/secrets.js';
+import type { Db } from '../db/database.js';
+import type { SiteRedirectRow, SiteRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
+
+export interface VisitorAuth {
+  backend: string;
+  /** The HS256 key visitors' JWTs are signed with. */
+  privateKey: string;
+  fallbackUrl: string | null;
+  logoutUrl: string | null;
+}
+
+export interface SiteModel {
+  site: SiteRow;
+  org: SiteOrganization;
+  structure: Structure;
+  /** The live (not deleted) space of each site space, by space id. */
+  spaces: Map<string, SpaceRow>;
+  redirects: SiteRedirectRow[];
+  /** Keys of the site's active share links. */
+  shareKeys: Set<string>;
+  visitorAuth: VisitorAuth | null;
+  /** Hash of everything above: equal keys render equal pages. */
+  version: string;
+}
+
+/** The site spaces a reader may open: those whose space still exists and is not deleted. */
+export function readableSiteSpaces(model: SiteModel, sectionId?: string | null): SiteSpaceRow[] {
+  const all = sectionId === undefined ? model.structure.siteSpaces : model.structure.siteSpacesIn(sectionId);
+  return all.filter((s) => model.spaces.has(s.space_id));
+}
+
+/** Id of the site `basename` of the organization whose hostname or id is `organization`. */
+export async function findSiteId(db: Db, organization: string, basename: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('sites')
+    .innerJoin('organizations', 'organizations.id', 'sites.organization_id')
+    .select('sites.id')
+    .where((eb) => eb.or([eb('organizations.hostname', '=', organization), eb('organizations.id', '=', organization)]))
+    .where('sites.basename', '=', basename)
+    // An organization's hostname wins over another organization whose id happens to be that text.
+    .orderBy((eb) => eb.case().when('organizations.hostname', '=', organization).then(0).else(1).end())
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** A site served on a host of its own: through its proxy origin, or its (organization's) custom hostname. */
+export interface HostSite {
+  siteId: string;
+  /** The path the site is served under on that host (`/docs`), without a trailing slash. */
+  basePath: string;
+  /** Proxy origins first, then the site's own hostname, then the organization's. */
+  rank: number;
+}
+
+/**
+ * Every site served on `host`: those with a proxy origin `host/…` (at the proxy's path), and at
+ * `/<basename>` those whose custom hostname, or whose organization's, is `host`.
+ */
+export async function sitesOnHost(db: Db, host: string): Promise<HostSite[]> {
+  // `host/` ≤ proxy < `host0` ('0' follows '/'): every proxy on that host, by an index-friendly range.
+  const [proxied, named] = await Promise.all([
+    db
+      .selectFrom('sites')
+      .select(['id', 'proxy'])
+      .where('proxy', '>=', `${host}/`)
+      .where('proxy', '<', `${host}0`)
+      .execute(),
+    db
+      .selectFrom('sites')
+      .innerJoin('organizations', 'organizations.id', 'sites.organization_id')
+      .select(['sites.id', 'sites.hostname', 'sites.basename'])
+      .where((eb) =>
+        eb.or([
+          eb('sites.hostname', '=', host),
+          eb.and([eb('sites.hostname', 'is', null), eb('organizations.custom_hostname', '=', host)]),
+        ]),
+      )
+      .execute(),
+  ]);
+  return [
+    ...proxied.map((r) => ({ siteId: r.id, basePath: (r.proxy ?? '').slice(host.length), rank: 0 })),
+    ...named.map((r) => ({ siteId: r.id, basePath: `/${r.basename}`, rank: r.hostname === host ? 1 : 2 })),
+  ];
+}
+
+/** The site of `sites` whose base path is the longest prefix of `path` (segment-wise). */
+export function matchHostSite(sites: HostSite[], path: string): HostSite | null {
+  let best: HostSite | null = null;
+  for (const site of sites) {
+    const inside = path === site.basePath || path.startsWith(`${site.basePath}/`);
+    if (!inside) continue;
+    if (
+      !best ||
+      site.basePath.length > best.basePath.length ||
+      (site.basePath.length === best.basePath.length && site.rank < best.rank)
+    ) {
+      best = site;
+    }
+  }
+  return best;
+}
+
+/** Loads the model of `siteId` (null when the site does not exist). */
+export async function loadSiteModel(db: Db, siteId: string, secrets: () => Promise<Buffer>): Promise<SiteModel | null> {
+  const site = await db.selectFrom('sites').selectAll().where('id', '=', siteId).executeTakeFirst();
+  if (!site) return null;
+  const [org, structure, redirects, links, auth] = await Promise.all([
+    db
+      .selectFrom('organizations')
+      .select(['id', 'hostname', 'custom_hostname'])
+      .where('id', '=', site.organization_id)
+      .executeTakeFirstOrThrow(),
+    loadStructure(db, site.id),
+    db.selectFrom('site_redirects').selectAll().where('site_id', '=', site.id).orderBy('id').execute(),
+    db.selectFrom('site_share_links').select('key').where('site_id', '=', site.id).where('active', '=', 1).execute(),
+    db.selectFrom('site_publishing_auth').selectAll().where('site_id', '=', site.id).executeTakeFirst(),
+  ]);
+  const spaceIds = [...new Set(structure.siteSpaces.map((s) => s.space_id))];
+  const spaceRows =
+    spaceIds.length === 0
+      ? []
+      : await db
+          .selectFrom('spaces')
+          .selectAll()
+          .where('id', 'in', spaceIds)
+          .where('deleted_at', 'is', null)
+          .where('organization_id', '=', site.organization_id)
+          .execute();
+  const visitorAuth = auth
+    ? {
+        backend: auth.backend,
+        privateKey: decryptSecret(await secrets(), auth.private_key, site.id),
+        fallbackUrl: auth.fallback_url,
+        logoutUrl: auth.logout_url,
+      }
+    : null;
+  const shareKeys = new Set(links.map((l) => l.key).sort());
+  const version = createHash('sha256')
+    .update(
+      JSON.stringify([
+        site,
+        org,
+        structure.groups,
+        structure.sections,
+        structure.siteSpaces,
+        spaceRows.map((s) => [s.id, s.revision_id, s.title, s.emoji, s.updated_at]).sort(),
+        redirects,
+        [...shareKeys],
+        auth ? [auth.updated_at, auth.fallback_url, auth.private_key] : null,
+      ]),
+    )
+    .digest('base64url')
+    .slice(0, 22);
+  return {
+    site,
+    org,
+    structure,
+    spaces: new Map(spaceRows.map((s) => [s.id, s])),
+    redirects,
+    shareKeys,
+    visitorAuth,
+    version,
+  };
+}

@@ -1,0 +1,31 @@
+/**
+ * The only JavaScript of a published site, all progressive: the pages are complete without it.
+ * - {@link HEAD_SCRIPT}, inline in `<head>` so the theme is right before the first paint: marks the
+ *   page as scripted and applies the reader's saved theme (when the site lets readers choose) or the
+ *   system's.
+ * - {@link SITE_SCRIPT}, deferred: the theme toggle, the mobile menu, and live results under the
+ *   search box (the box itself is a plain form that opens the results page). Results are built with
+ *   DOM APIs and `textContent`, never from HTML strings.
+ */
+export const HEAD_SCRIPT = `(function(){var d=document.documentElement;d.classList.add('js');try{var t=localStorage.getItem('bindery-theme');if(d.hasAttribute('data-toggle')&&(t==='light'||t==='dark'))d.setAttribute('data-theme',t)}catch(e){}if(!d.hasAttribute('data-theme'))d.setAttribute('data-theme',matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light')})();`;
+
+export const SITE_SCRIPT = `(function(){
+var d=document.documentElement;
+var toggle=document.querySelector('.theme-toggle');
+if(toggle){toggle.addEventListener('click',function(){var next=d.getAttribute('data-theme')==='dark'?'light':'dark';d.setAttribute('data-theme',next);toggle.setAttribute('aria-pressed',String(next==='dark'));try{localStorage.setItem('bindery-theme',next)}catch(e){}});toggle.setAttribute('aria-pressed',String(d.getAttribute('data-theme')==='dark'))}
+var menu=document.querySelector('.menu-button');
+if(menu){menu.addEventListener('click',function(){var open=d.classList.toggle('menu-open');menu.setAttribute('aria-expanded',String(open))})}
+var form=document.querySelector('form.search');
+if(!form)return;
+var input=form.querySelector('input[name=q]');var endpoint=form.getAttribute('data-endpoint');
+var list=document.createElement('ul');list.className='search-results';list.id='search-results';list.hidden=true;list.setAttribute('aria-label','Search results');form.appendChild(list);
+input.setAttribute('aria-controls','search-results');input.setAttribute('autocomplete','off');
+var timer=null,seq=0;
+function close(){list.hidden=true;input.setAttribute('aria-expanded','false')}
+function item(href,title,detail){var li=document.createElement('li');var a=document.createElement('a');a.href=href;a.textContent=title;if(detail){var s=document.createElement('small');s.textContent=detail;a.appendChild(s)}li.appendChild(a);return li}
+function show(q,data){list.textContent='';(data.results||[]).forEach(function(r){list.appendChild(item(r.href,r.title,r.snippet||r.path||''))});if(data.ask)list.appendChild(item(data.ask,'Ask: '+q,'Answer from these docs'));if(!list.firstChild){var li=document.createElement('li');li.className='empty';li.textContent='No results for '+q;list.appendChild(li)}list.hidden=false;input.setAttribute('aria-expanded','true')}
+input.addEventListener('input',function(){clearTimeout(timer);var q=input.value.trim();if(q.length<2){close();return}timer=setTimeout(function(){var mine=++seq;fetch(endpoint+'?q='+encodeURIComponent(q),{headers:{accept:'application/json'},credentials:'same-origin'}).then(function(r){return r.ok?r.json():{results:[]}}).then(function(data){if(mine===seq)show(q,data)}).catch(function(){})},150)});
+form.addEventListener('keydown',function(e){if(e.key==='Escape'){close();input.focus()}else if(e.key==='ArrowDown'||e.key==='ArrowUp'){var links=[].slice.call(list.querySelectorAll('a'));if(!links.length||list.hidden)return;e.preventDefault();var i=links.indexOf(document.activeElement);i=e.key==='ArrowDown'?Math.min(i+1,links.length-1):i-1;if(i<0)input.focus();else links[i].focus()}});
+document.addEventListener('click',function(e){if(!form.contains(e.target))close()});
+document.addEventListener('keydown',function(e){if(e.key==='/'&&document.activeElement===document.body){e.preventDefault();input.focus()}});
+})();`;

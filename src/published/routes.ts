@@ -1,0 +1,110 @@
+/**
+ * Where published sites are served, outside the API:
+ * - `PUBLIC_URL/sites/<organization hostname or id>/<basename>/…`, the address the API builds when
+ *   a site has no host of its own;
+ * - any request whose `Host` is a site's proxy origin or custom hostname (or its organization's),
+ *   at the path the site is published under there. Those requests are answered from an `onRequest`
+ *   hook, before routing, since such a host serves nothing else of this server.
+ *
+ * Registered with fastify-plugin, so its hooks see every request: the host hook, and the one that
+ * forgets what is known of the sites after any successful API write made through this process.
+ */
+
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import type { App } from '../app.js';
+import { Memo } from './cache.js';
+import { findSiteId, type HostSite, matchHostSite, sitesOnHost } from './model.js';
+import { bare, PublishedSites } from './service.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The published sites this process serves (models and render cache). */
+    published: PublishedSites;
+  }
+}
+
+const HOST_TTL_MS = 5_000;
+const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+function pathOf(url: string): string {
+  const at = url.indexOf('?');
+  return at < 0 ? url : url.slice(0, at);
+}
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
+
+async function publishedPlugin(app: App): Promise<void> {
+  const published = new PublishedSites(app);
+  app.decorate('published', published);
+  const publicUrl = new URL(app.config.publicUrl);
+  const publicPath = publicUrl.pathname.replace(/\/+$/, '');
+  const addresses = new Memo<string | null>(HOST_TTL_MS);
+  const hosts = new Memo<HostSite[]>(HOST_TTL_MS, 1_000);
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (WRITE_METHODS.has(request.method) && reply.statusCode < 400 && request.url.startsWith('/v1/')) {
+      published.invalidate();
+      addresses.invalidate();
+      hosts.invalidate();
+    }
+  });
+
+  const secureOf = (request: FastifyRequest, fallback: boolean) => {
+    const forwarded = request.headers['x-forwarded-proto'];
+    return typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() === 'https' : fallback;
+  };
+
+  // Sites on their own host. Hosts are lower-cased; the API's own host is never a site's.
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    const host = (request.headers['x-forwarded-host'] ?? request.headers.host)
+      ?.toString()
+      .split(',')[0]
+      ?.trim()
+      .toLowerCase();
+    if (!host || host === publicUrl.host) return;
+    const path = pathOf(request.url);
+    const hostname = host.replace(/:\d+$/, '');
+    const sites = await hosts.get(hostname, () => sitesOnHost(app.db, hostname));
+    const match = matchHostSite(sites, path);
+    if (!match) return;
+    const secure = secureOf(request, true);
+    return published.serve(request, reply, {
+      siteId: match.siteId,
+      basePath: match.basePath,
+      origin: `${secure ? 'https' : 'http'}://${host}`,
+      rest: path.slice(match.basePath.length),
+      secure,
+    });
+  });
+
+  const serveAtPublicUrl = async (request: FastifyRequest, reply: FastifyReply) => {
+    const [, , orgRaw = '', basenameRaw = '', ...rest] = pathOf(request.url).split('/');
+    const organization = safeDecode(orgRaw);
+    const basename = safeDecode(basenameRaw);
+    if (!organization || !basename) return bare(reply, 404);
+    const siteId = await addresses.get(`${organization}\0${basename}`, () =>
+      findSiteId(app.db, organization, basename),
+    );
+    if (!siteId) return bare(reply, 404);
+    return published.serve(request, reply, {
+      siteId,
+      basePath: `${publicPath}/sites/${encodeURIComponent(organization)}/${encodeURIComponent(basename)}`,
+      origin: publicUrl.origin,
+      rest: rest.length > 0 ? `/${rest.join('/')}` : '',
+      secure: secureOf(request, publicUrl.protocol === 'https:'),
+    });
+  };
+  const options = { config: { public: true }, schema: { hide: true } };
+  app.get('/sites/:organization/:basename', options, serveAtPublicUrl);
+  app.get('/sites/:organization/:basename/*', options, serveAtPublicUrl);
+}
+
+export const registerPublished = fp(publishedPlugin, { name: 'published-sites' });

@@ -1,0 +1,229 @@
+/**
+ * Serving a published site: one entry point for both ways a site is reached (under
+ * `PUBLIC_URL/sites/<org>/<basename>`, or on its own host), which decides access, then answers the
+ * address: assets, files, search, the machine-readable files (sitemap, robots, llms), or a page.
+ * Pages and Markdown come from the render cache, with an ETag honoured through `If-None-Match`.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { siteCustomization, siteSpaceCustomization } from '../api/sites/customization.js';
+import type { App } from '../app.js';
+import { signingKey } from '../core/keys.js';
+import { secretsKey } from '../core/secrets.js';
+import { readBlob } from '../storage/files.js';
+import { decideAccess, parseCookies, setCookie } from './access.js';
+import { Memo, RenderCache, type Rendered, rendered } from './cache.js';
+import { machineFile } from './machine.js';
+import { loadSiteModel, type SiteModel } from './model.js';
+import { SiteReader, type SpaceContent } from './reader.js';
+import type { Shell } from './render/layout.js';
+import { pageMarkdown } from './render/markdown.js';
+import { renderBarePage, renderContentPage, renderMissingPage } from './render/pages.js';
+import { SITE_SCRIPT } from './render/script.js';
+import { STYLESHEET } from './render/styles.js';
+import { searchRoute } from './search-pages.js';
+
+/** How long a site's model is trusted before it is read again (changes through other processes). */
+const MODEL_TTL_MS = 1_000;
+
+const asset = (body: string) => ({ body, hash: createHash('sha1').update(body).digest('hex').slice(0, 12) });
+const CSS = asset(STYLESHEET);
+const JS = asset(SITE_SCRIPT);
+
+/** How a request reached a site. */
+export interface Address {
+  siteId: string;
+  /** The path the site is served under, as links must write it (`/sites/acme/docs`). */
+  basePath: string;
+  /** Scheme and host of absolute URLs (sitemap, canonical). */
+  origin: string;
+  /** The path under the base, with its leading slash (or empty). */
+  rest: string;
+  secure: boolean;
+}
+
+export class PublishedSites {
+  readonly models = new Memo<SiteModel | null>(MODEL_TTL_MS);
+  readonly renders = new RenderCache();
+
+  constructor(readonly app: App) {}
+
+  /** Forgets what is known of every site (after a change made through this process). */
+  invalidate(): void {
+    this.models.invalidate();
+  }
+
+  model(siteId: string): Promise<SiteModel | null> {
+    return this.models.get(siteId, () =>
+      loadSiteModel(this.app.db, siteId, () => secretsKey(this.app.db, this.app.config.secretsKey, this.app.log)),
+    );
+  }
+
+  async serve(request: FastifyRequest, reply: FastifyReply, address: Address): Promise<FastifyReply> {
+    const segments = address.rest.split('/').filter(Boolean);
+    // Static assets are the same for every site and reveal nothing: served before any access check.
+    if (segments[0] === '~assets' && segments.length === 2) return this.asset(reply, segments[1] as string);
+
+    const model = await this.model(address.siteId);
+    if (!model) return bare(reply, 404);
+    const url = request.url;
+    const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+    const access = await decideAccess(model, {
+      query,
+      cookies: parseCookies(request.headers.cookie),
+      url,
+      returnTo: `${address.origin}${address.basePath}${address.rest}`,
+      signingKey: () => signingKey(this.app.db),
+    });
+    switch (access.kind) {
+      case 'not-found':
+        return bare(reply, 404);
+      case 'unauthorized':
+        return bare(reply, 401);
+      case 'login':
+        return reply.code(302).header('cache-control', 'no-store').redirect(access.location);
+      case 'remember':
+        reply.header('set-cookie', setCookie(access.cookie, address.basePath, address.secure));
+        return reply.code(302).header('cache-control', 'no-store').redirect(access.location);
+      default:
+        break;
+    }
+
+    const isPublic = model.site.visibility === 'public' && !access.preview;
+    reply.header('cache-control', isPublic ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
+    if (!isPublic) reply.header('x-robots-tag', 'noindex');
+    const reader = new SiteReader(this.app.db, model, address.basePath);
+
+    let decoded: string[];
+    try {
+      decoded = segments.map((s) => decodeURIComponent(s));
+    } catch {
+      return this.send(request, reply, await this.missing(reader, null, address, isPublic));
+    }
+    if (decoded[0] === '~files') return this.file(reply, model, decoded);
+    if (decoded[0] === '~search' || decoded[0] === '~search.json' || decoded[0] === '~ask') {
+      return searchRoute(this, request, reply, reader, decoded[0], query, (content) =>
+        this.shell(reader, content, !isPublic),
+      );
+    }
+    const key = `${model.version}|${address.origin}${address.basePath}|${isPublic ? 'p' : 'n'}|${decoded.join('/')}`;
+    if (decoded.length === 1) {
+      const machine = await this.renders.through(
+        `${key}|machine`,
+        async () => (await machineFile(reader, decoded[0] as string, isPublic, address.origin)) ?? rendered(0, '', ''),
+      );
+      if (machine.status !== 0) return this.send(request, reply, machine);
+    }
+
+    const place = await reader.resolve(decoded);
+    if (place.kind === 'redirect') return reply.code(place.status).redirect(place.location);
+    const result = await this.renders.through(key, async () => {
+      if (place.kind === 'missing') return this.missing(reader, place.content, address, isPublic);
+      if (place.markdown) {
+        return rendered(
+          200,
+          'text/markdown; charset=utf-8',
+          await pageMarkdown(reader, place.content, place.entry, address.origin),
+        );
+      }
+      const shell = this.shell(reader, place.content, !isPublic);
+      const html = await renderContentPage(
+        shell,
+        place.content,
+        place.entry,
+        (path) => `${address.origin}${reader.href(path)}`,
+      );
+      return rendered(200, 'text/html; charset=utf-8', html);
+    });
+    return this.send(request, reply, result);
+  }
+
+  /** The page shell of `content`'s site space (or of the site as a whole). */
+  shell(reader: SiteReader, content: SpaceContent | null, noindex: boolean): Shell {
+    const { site } = reader.model;
+    return {
+      reader,
+      customization: content ? siteSpaceCustomization(site, content.siteSpace) : siteCustomization(site),
+      section: content ? content.section : reader.defaultSection(),
+      content,
+      assets: {
+        css: reader.href(`/~assets/site-${CSS.hash}.css`),
+        js: reader.href(`/~assets/site-${JS.hash}.js`),
+      },
+      noindex,
+    };
+  }
+
+  private async missing(reader: SiteReader, content: SpaceContent | null, address: Address, isPublic: boolean) {
+    const fallback = content ?? (await this.defaultContent(reader));
+    void address;
+    return rendered(404, 'text/html; charset=utf-8', await renderMissingPage(this.shell(reader, fallback, !isPublic)));
+  }
+
+  private async defaultContent(reader: SiteReader): Promise<SpaceContent | null> {
+    const siteSpace = reader.defaultSiteSpace(reader.defaultSection());
+    return siteSpace ? reader.content(siteSpace) : null;
+  }
+
+  /** Sends a rendered response, or 304 when the reader already has it. */
+  send(request: FastifyRequest, reply: FastifyReply, result: Rendered): FastifyReply {
+    reply.header('etag', result.etag);
+    const match = request.headers['if-none-match'];
+    if (
+      result.status === 200 &&
+      match &&
+      match.split(',').some((tag) => tag.trim().replace(/^W\//, '') === result.etag)
+    ) {
+      return reply.code(304).send();
+    }
+    return reply.code(result.status).type(result.type).send(result.body);
+  }
+
+  private asset(reply: FastifyReply, name: string): FastifyReply {
+    const found =
+      name === `site-${CSS.hash}.css`
+        ? { body: CSS.body, type: 'text/css; charset=utf-8' }
+        : name === `site-${JS.hash}.js`
+          ? { body: JS.body, type: 'text/javascript; charset=utf-8' }
+          : null;
+    if (!found) return bare(reply, 404);
+    return reply.header('cache-control', 'public, max-age=31536000, immutable').type(found.type).send(found.body);
+  }
+
+  /** `~files/<spaceId>/<fileId>/<name>`: a file of the live revision of one of the site's spaces. */
+  private async file(reply: FastifyReply, model: SiteModel, decoded: string[]): Promise<FastifyReply> {
+    const [, spaceId, fileId] = decoded;
+    const space = spaceId ? model.spaces.get(spaceId) : undefined;
+    const reader = new SiteReader(this.app.db, model, '');
+    const siteSpace = space ? model.structure.siteSpaces.find((s) => s.space_id === space.id) : undefined;
+    const content = siteSpace ? await reader.content(siteSpace) : null;
+    const file = content?.snapshot.files.find((f) => f.id === fileId);
+    const bytes = file ? await readBlob(this.app.db, file.blob) : undefined;
+    if (!file || !bytes) return bare(reply, 404);
+    const inline = file.contentType.startsWith('image/') && file.contentType !== 'image/svg+xml';
+    return reply
+      .type(file.contentType)
+      .header('etag', `"${file.blob}"`)
+      .header('x-content-type-options', 'nosniff')
+      .header('content-security-policy', "default-src 'none'; sandbox")
+      .header(
+        'content-disposition',
+        `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
+      )
+      .send(bytes);
+  }
+}
+
+/** A bare page that reveals nothing of the site. */
+export function bare(reply: FastifyReply, status: 401 | 404): FastifyReply {
+  const [heading, message] =
+    status === 401
+      ? ['Authentication required', 'You need to sign in to read this site.']
+      : ['Page not found', 'There is no site or page at this address.'];
+  return reply
+    .code(status)
+    .header('cache-control', 'no-store')
+    .header('x-robots-tag', 'noindex')
+    .type('text/html; charset=utf-8')
+    .send(renderBarePage(heading, message));
+}
