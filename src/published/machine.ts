@@ -4,7 +4,7 @@
  * Markdown) and `llms-full.txt` (every page's Markdown), as on GitBook.
  */
 
-import { siteCustomization } from '../api/sites/customization.js';
+import { siteCustomization } from '../sites/customization.js';
 import { type Rendered, rendered } from './cache.js';
 import type { SiteReader, SpaceContent } from './reader.js';
 import { pageMarkdown } from './render/markdown.js';

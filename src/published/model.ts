@@ -7,11 +7,11 @@
  * revision), a customization, a structure change or a publish each change it.
  */
 import { createHash } from 'node:crypto';
-import { loadStructure, type Structure } from '../api/sites/structure.js';
-import type { SiteOrganization } from '../api/sites/urls.js';
 import { decryptSecret } from '../core/secrets.js';
 import type { Db } from '../db/database.js';
 import type { SiteRedirectRow, SiteRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
+import { loadStructure, type Structure } from '../sites/structure.js';
+import type { SiteOrganization } from '../sites/urls.js';
 
 export interface VisitorAuth {
   backend: string;

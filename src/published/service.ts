@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { siteCustomization, siteSpaceCustomization } from '../api/sites/customization.js';
 import type { App } from '../app.js';
 import { signingKey } from '../core/keys.js';
 import { secretsKey } from '../core/secrets.js';
+import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { readBlob } from '../storage/files.js';
 import { decideAccess, parseCookies, setCookie } from './access.js';
 import { Memo, RenderCache, type Rendered, rendered } from './cache.js';

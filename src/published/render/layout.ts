@@ -7,8 +7,8 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h, s } from 'hastscript';
-import type { CustomizationObject } from '../../api/sites/customization-schema.js';
 import type { SiteSectionRow } from '../../db/schema.js';
+import type { CustomizationObject } from '../../sites/customization-schema.js';
 import type { SiteReader, SpaceContent } from '../reader.js';
 import { colorVariables } from './colors.js';
 import type { TocEntry } from './document.js';
