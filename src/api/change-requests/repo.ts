@@ -123,24 +123,28 @@ export async function advanceChangeRequest(db: Db, id: string, expected: string,
   }
 }
 
-/** Counters of the spaces' change requests: active (open + draft), open, draft. */
+/**
+ * Counters of the spaces' change requests, in one query: all of them whatever their status (the
+ * official `changeRequests` is the total), and the open and draft ones.
+ */
 export async function changeRequestCounts(
   db: Db,
   spaceIds: string[],
-): Promise<Map<string, { open: number; draft: number }>> {
-  const counts = new Map<string, { open: number; draft: number }>();
+): Promise<Map<string, { total: number; open: number; draft: number }>> {
+  const counts = new Map<string, { total: number; open: number; draft: number }>();
   if (spaceIds.length === 0) return counts;
   const rows = await db
     .selectFrom('change_requests')
     .select(['space_id', 'status', (eb) => eb.fn.countAll().as('count')])
     .where('space_id', 'in', spaceIds)
-    .where('status', 'in', ['open', 'draft'])
     .groupBy(['space_id', 'status'])
     .execute();
   for (const row of rows) {
-    const entry = counts.get(row.space_id) ?? { open: 0, draft: 0 };
-    if (row.status === 'open') entry.open = toCount(row.count as number | string);
-    else entry.draft = toCount(row.count as number | string);
+    const entry = counts.get(row.space_id) ?? { total: 0, open: 0, draft: 0 };
+    const count = toCount(row.count as number | string);
+    entry.total += count;
+    if (row.status === 'open') entry.open = count;
+    else if (row.status === 'draft') entry.draft = count;
     counts.set(row.space_id, entry);
   }
   return counts;

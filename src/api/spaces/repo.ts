@@ -91,15 +91,15 @@ export interface SpaceCounts {
 }
 
 /**
- * Counters shown on Space objects. Bindery has no comments yet, so `comments` is 0;
- * `changeRequests` counts the active ones (open and draft).
+ * Counters shown on Space objects, for a whole list in one query. Bindery has no comments yet, so
+ * `comments` is 0; `changeRequests` counts every change request (draft, open, merged, archived).
  */
 export async function spaceCounts(db: Db, ids: string[]): Promise<Map<string, SpaceCounts>> {
   const changeRequests = await changeRequestCounts(db, ids);
   return new Map(
     ids.map((id) => {
-      const { open, draft } = changeRequests.get(id) ?? { open: 0, draft: 0 };
-      return [id, { comments: 0, changeRequests: open + draft, changeRequestsOpen: open, changeRequestsDraft: draft }];
+      const { total, open, draft } = changeRequests.get(id) ?? { total: 0, open: 0, draft: 0 };
+      return [id, { comments: 0, changeRequests: total, changeRequestsOpen: open, changeRequestsDraft: draft }];
     }),
   );
 }
