@@ -30,10 +30,10 @@ function required(values: Record<string, string | boolean | undefined>, name: st
   return value.trim();
 }
 
-async function withDb<T>(fn: (db: Db) => Promise<T>): Promise<T> {
+async function withDb<T>(fn: (db: Db) => Promise<T>, options: { migrate?: boolean } = {}): Promise<T> {
   const db = createDb(loadConfig().databaseUrl);
   try {
-    await migrateToLatest(db);
+    if (options.migrate !== false) await migrateToLatest(db);
     return await fn(db);
   } finally {
     await db.destroy();
@@ -69,10 +69,13 @@ async function run(argv: string[]): Promise<void> {
     case undefined:
       return startServer(loadConfig());
     case 'migrate': {
-      await withDb(async (db) => {
-        const result = await migrateToLatest(db);
-        process.stderr.write(`migrations applied: ${result.results?.length ?? 0}\n`);
-      });
+      await withDb(
+        async (db) => {
+          const result = await migrateToLatest(db);
+          process.stderr.write(`migrations applied: ${result.results?.length ?? 0}\n`);
+        },
+        { migrate: false },
+      );
       return;
     }
     case 'bootstrap': {
