@@ -55,7 +55,7 @@ describe('bindery CLI', () => {
 
     expect((await bindery('token', 'revoke', token.tokenId)).code).toBe(0);
     expect((await bindery('token', 'revoke', 'nope')).code).toBe(2);
-  }, 60_000);
+  }, 240_000); // each command is a fresh Node process compiling the sources: slow on a busy machine
 
   it('refuses bad input with a message and exit code 2', async () => {
     const missing = await bindery('bootstrap', '--email', 'x@example.com');
@@ -69,5 +69,5 @@ describe('bindery CLI', () => {
     const badEnv = await run(process.execPath, [bin, 'migrate'], { env: { ...env, PORT: 'x' } }).catch((e) => e);
     expect(badEnv.code).toBe(2);
     expect(badEnv.stderr).toContain('PORT');
-  }, 60_000);
+  }, 240_000); // each command is a fresh Node process compiling the sources: slow on a busy machine
 });
