@@ -18,6 +18,7 @@ import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
 import type { Config } from './config.js';
 import { registerAuth } from './core/auth.js';
+import { registerConditionalRequests } from './core/conditional.js';
 import { trackHandlers } from './core/drain.js';
 import {
   clientErrorHandler,
@@ -28,6 +29,7 @@ import {
   registerErrorHandling,
 } from './core/errors.js';
 import { newId } from './core/ids.js';
+import { ResourceLocks } from './core/locks.js';
 import { registerRateLimit } from './core/rate-limit.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
@@ -136,6 +138,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerAuth(app);
   // After authentication: a caller with a valid token is counted by its token, others by address.
   await registerRateLimit(app, config);
+  // ETags and If-None-Match on reads; If-Match checked with the write under the resource's lock.
+  const locks = new ResourceLocks(config.databaseUrl);
+  app.addHook('onClose', async () => locks.close());
+  registerConditionalRequests(app, locks);
   app.addSchema(ErrorBody);
   // Every route documents the error envelope for its failures.
   app.addHook('onRoute', (route) => {

@@ -14,12 +14,13 @@
  * Every charged response carries GitBook's `X-RateLimit-*` fields (reset as UTC epoch seconds) and
  * the IETF draft's separate `RateLimit-Limit`/`-Remaining`/`-Reset` fields (reset in seconds from
  * now) with `RateLimit-Policy`. Routes with `config: { rateLimit: false }` (health checks, metrics)
- * are neither counted nor limited.
+ * and the in-process GETs of conditional writes are neither counted nor limited.
  */
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Redis } from 'ioredis';
 import type { Config } from '../config.js';
+import { isInternalRequest } from './conditional.js';
 import { errorBody } from './errors.js';
 
 const WINDOW_MS = 60_000;
@@ -99,7 +100,8 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     return `API rate limit exceeded (${max} requests per minute). Please try again in ${String(reply.getHeader('retry-after'))} seconds`;
   }
 
-  const exempt = (request: FastifyRequest) => request.routeOptions.config?.rateLimit === false;
+  const exempt = (request: FastifyRequest) =>
+    request.routeOptions.config?.rateLimit === false || isInternalRequest(request);
 
   app.addHook('onRequest', async (request, reply) => {
     if (exempt(request)) return;
