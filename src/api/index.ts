@@ -9,6 +9,7 @@ import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
 import contentRoutes from './content/routes.js';
 import { RevisionPage } from './content/schemas.js';
+import gitRoutes from './git/routes.js';
 import integrationRoutes from './integrations/routes.js';
 import memberRoutes from './members/routes.js';
 import openapiRoutes from './openapi/routes.js';
@@ -51,4 +52,5 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(importRoutes);
   await app.register(contentRoutes);
   await app.register(askRoutes);
+  await app.register(gitRoutes);
 }

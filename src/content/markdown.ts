@@ -12,7 +12,7 @@ import { unified } from 'unified';
 import { type HeadingType, type Inline, inlineText, type JsonDocument } from './document.js';
 import { mdastToDocument, type RefOptions } from './from-mdast.js';
 import { HINT_CLOSE, HINT_OPEN, type HintNode, isHintStyle } from './mdast-hint.js';
-import { documentToMdast } from './to-mdast.js';
+import { documentToMdast, type MdastOptions } from './to-mdast.js';
 
 const parser = unified().use(remarkParse).use(remarkGfm);
 
@@ -112,8 +112,8 @@ export function markdownToDocument(markdown: string, options: RefOptions = {}): 
   return mdastToDocument(parseMarkdown(markdown), options);
 }
 
-export function documentToMarkdown(document: JsonDocument): string {
-  const root = documentToMdast(document);
+export function documentToMarkdown(document: JsonDocument, options: MdastOptions = {}): string {
+  const root = documentToMdast(document, options);
   return root.children.length === 0 ? '' : stringifier.stringify(root);
 }
 

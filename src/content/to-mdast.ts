@@ -31,6 +31,12 @@ export function refToUrl(ref: ContentRef): string {
   }
 }
 
+/**
+ * How references are written while one document is converted (Git export writes relative paths).
+ * Conversion is synchronous, so a module-level setting restored afterwards is safe.
+ */
+let writeRef: (ref: ContentRef) => string = refToUrl;
+
 const MARK_ORDER: MarkType[] = ['bold', 'italic', 'strikethrough'];
 
 function hasMark(leaf: Leaf, mark: MarkType): boolean {
@@ -112,11 +118,11 @@ function phrasing(nodes: ReadonlyArray<Inline>): PhrasingContent[] {
         ),
       );
     } else if (node.type === 'link') {
-      out.push({ type: 'link', url: refToUrl(node.data.ref), children: phrasing(node.nodes) });
+      out.push({ type: 'link', url: writeRef(node.data.ref), children: phrasing(node.nodes) });
     } else if (node.type === 'inline-image') {
       out.push({
         type: 'image',
-        url: refToUrl(node.data.ref),
+        url: writeRef(node.data.ref),
         alt: node.data.alt ?? '',
         title: node.data.caption ?? null,
       });
@@ -182,7 +188,7 @@ function image(img: Image): PhrasingContent {
   const caption = img.fragments.find((f) => f.fragment === 'caption');
   return {
     type: 'image',
-    url: refToUrl(img.data.ref),
+    url: writeRef(img.data.ref),
     alt: img.data.alt ?? '',
     title: caption ? textOf(caption.nodes) : null,
   };
@@ -246,6 +252,16 @@ function block(node: Block): RootContent[] {
   }
 }
 
-export function documentToMdast(document: { nodes: ReadonlyArray<Block> }): Root {
-  return { type: 'root', children: blocks(document.nodes) };
+export interface MdastOptions {
+  /** Writes a reference as a URL (default: the stable forms of {@link refToUrl}). */
+  refUrl?: (ref: ContentRef) => string;
+}
+
+export function documentToMdast(document: { nodes: ReadonlyArray<Block> }, options: MdastOptions = {}): Root {
+  writeRef = options.refUrl ?? refToUrl;
+  try {
+    return { type: 'root', children: blocks(document.nodes) };
+  } finally {
+    writeRef = refToUrl;
+  }
 }

@@ -237,6 +237,18 @@ function guardedLookup(url: string): net.LookupFunction {
   };
 }
 
+/**
+ * The address guard for a connection made by another HTTP client (Git's smart HTTP): throws for a
+ * forbidden literal address, and returns the `lookup` that refuses forbidden resolved addresses.
+ * The URL must already have passed {@link parseHttpUrl}.
+ */
+export function guardConnection(url: URL, allowPrivate: boolean): { lookup?: net.LookupFunction } {
+  if (allowPrivate) return {};
+  const host = bareHost(url);
+  if (net.isIP(host) && isForbiddenAddress(host)) throw refuse(url.href, host);
+  return { lookup: guardedLookup(url.href) };
+}
+
 interface Hop {
   status: number;
   headers: http.IncomingHttpHeaders;

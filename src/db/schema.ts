@@ -515,6 +515,50 @@ export interface SearchIndexStateTable {
   indexed_at: string;
 }
 
+/** A space's Git Sync connection and its last operation (one row per space). */
+export interface GitSyncTable {
+  space_id: string;
+  installation_id: string;
+  /** `github` or `gitlab` (the official enum): given by `gitInfo.provider`, else guessed from the host. */
+  provider: string;
+  /** The repository URL without credentials. */
+  repo_url: string;
+  tree_url: string | null;
+  ref: string;
+  project_directory: string | null;
+  /** Id of the last operation; a job whose id differs is stale. */
+  operation_id: string;
+  /** `import` or `export`. */
+  direction: string;
+  /** `running`, `success`, `failure` (`timeout` is derived from `started_at`). */
+  state: string;
+  started_at: string;
+  ended_at: string | null;
+  error: string | null;
+  /** The URL with its credentials, sealed (core/secrets.ts) while the operation runs; null after. */
+  sealed_url: string | null;
+  /** JSON: what the operation was asked (commit message, force, standalone, author). */
+  options: string;
+  commit_oid: string | null;
+  revision_id: string | null;
+  change_request_id: string | null;
+  updated_at: string;
+}
+
+/** The Git commit a revision was exported to or imported from. */
+export interface RevisionGitTable {
+  revision_id: string;
+  space_id: string;
+  commit_oid: string;
+  message: string;
+  ref: string;
+  /** 1 when Bindery made the commit (an export). */
+  exported: number;
+  /** JSON: `{pages: {id: {oid, path}}, files: {id: {oid, path}}}`. */
+  blobs: string;
+  created_at: string;
+}
+
 export interface Database {
   settings: SettingsTable;
   users: UsersTable;
@@ -549,6 +593,8 @@ export interface Database {
   change_request_reviewers: ChangeRequestReviewersTable;
   search_passages: SearchPassagesTable;
   search_index_state: SearchIndexStateTable;
+  git_sync: GitSyncTable;
+  revision_git: RevisionGitTable;
 }
 
 export type UserRow = Selectable<UsersTable>;
@@ -576,3 +622,6 @@ export type SiteShareLinkRow = Selectable<SiteShareLinksTable>;
 export type SitePublishingAuthRow = Selectable<SitePublishingAuthTable>;
 export type RevisionRow = Selectable<RevisionsTable>;
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;
+
+export type GitSyncRow = Selectable<GitSyncTable>;
+export type RevisionGitRow = Selectable<RevisionGitTable>;

@@ -19,6 +19,7 @@ import { refToUrl } from '../../content/to-mdast.js';
 import type { Urls } from '../../core/urls.js';
 import type { Db } from '../../db/database.js';
 import type { SpaceRow } from '../../db/schema.js';
+import type { RevisionGit } from '../../git/state.js';
 import { gitBlobOid } from '../../storage/files.js';
 import type { ChangeRequestObject } from '../change-requests/present.js';
 
@@ -30,6 +31,8 @@ export interface ContentView {
   /** App path of this content: `/s/<space>` live, `/s/<space>/~/changes/<number>` for a change request. */
   appBase: string;
   metadata: boolean;
+  /** What Git Sync recorded for this revision (the commit, each page's and file's blob), if anything. */
+  git?: RevisionGit;
 }
 
 export const DEFAULT_LAYOUT = {
@@ -111,7 +114,14 @@ function pageObject(view: ContentView, entry: FlatPage, oids: Map<string, string
     ...(page.hidden ? { hidden: true } : {}),
     layout: DEFAULT_LAYOUT,
     tags: [],
-    ...(oids ? { git: { oid: (page.document && oids.get(page.document)) || EMPTY_OID, path: gitPath } } : {}),
+    ...(oids
+      ? {
+          git: view.git?.pages[page.id] ?? {
+            oid: (page.document && oids.get(page.document)) || EMPTY_OID,
+            path: gitPath,
+          },
+        }
+      : {}),
     ...(page.document ? { documentId: page.document } : {}),
     pages: children,
   };
@@ -157,7 +167,10 @@ export function downloadPath(spaceId: string, revisionId: string, fileId: string
   return `/spaces/${spaceId}/revisions/${revisionId}/files/${fileId}/download`;
 }
 
-export function presentFile(view: Pick<ContentView, 'urls' | 'space' | 'snapshot' | 'metadata'>, file: FileEntry) {
+export function presentFile(
+  view: Pick<ContentView, 'urls' | 'space' | 'snapshot' | 'metadata' | 'git'>,
+  file: FileEntry,
+) {
   return {
     id: file.id,
     name: file.name,
@@ -165,7 +178,9 @@ export function presentFile(view: Pick<ContentView, 'urls' | 'space' | 'snapshot
     downloadURL: view.urls.api(downloadPath(view.space.id, view.snapshot.id, file.id)),
     size: file.size,
     ...(file.dimensions ? { dimensions: file.dimensions } : {}),
-    ...(view.metadata ? { git: { oid: file.oid, path: `.gitbook/assets/${file.name}` } } : {}),
+    ...(view.metadata
+      ? { git: view.git?.files[file.id] ?? { oid: file.oid, path: `.gitbook/assets/${file.name}` } }
+      : {}),
   };
 }
 
@@ -201,5 +216,6 @@ export async function presentRevision(view: ContentView, mergedFrom?: ChangeRequ
       ...(space.visibility === 'public' && published ? { public: published } : {}),
     },
     ...(mergedFrom ? { mergedFrom } : {}),
+    ...(view.metadata && view.git ? { git: view.git.commit } : {}),
   };
 }

@@ -11,6 +11,7 @@ import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { paginateArray } from '../../core/paging.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
+import { findRevisionGit } from '../../git/state.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { authorizeChangeRequest } from '../change-requests/access.js';
 import { type ChangeRequestObject, presentChangeRequest } from '../change-requests/present.js';
@@ -109,13 +110,15 @@ export default async function contentRoutes(app: App) {
     return { space, snapshot, changeRequest: null, appBase: `/s/${space.id}` };
   }
 
-  const view = (r: Resolved, metadata: boolean | undefined): ContentView => ({
+  const view = async (r: Resolved, metadata: boolean | undefined): Promise<ContentView> => ({
     db: app.db,
     urls: app.urls,
     space: r.space,
     snapshot: r.snapshot,
     appBase: r.appBase,
     metadata: metadata !== false,
+    // Git metadata recorded by an export or import of this very revision, when asked for.
+    ...(metadata !== false ? { git: await findRevisionGit(app.db, r.snapshot.id) } : {}),
   });
 
   function pageOf(r: Resolved, pageId: string) {
@@ -142,7 +145,7 @@ export default async function contentRoutes(app: App) {
           const cr = await findChangeRequest(app.db, r.space.id, r.snapshot.mergedFrom);
           if (cr) mergedFrom = await presentChangeRequest(app.db, cr, r.space, app.urls);
         }
-        return presentRevision(view(r, request.query.metadata), mergedFrom);
+        return presentRevision(await view(r, request.query.metadata), mergedFrom);
       },
     );
 
@@ -154,7 +157,7 @@ export default async function contentRoutes(app: App) {
       },
       async (request) => {
         const r = await resolve(request);
-        return { pages: await presentPages(view(r, request.query.metadata)) };
+        return { pages: await presentPages(await view(r, request.query.metadata)) };
       },
     );
 
@@ -167,7 +170,7 @@ export default async function contentRoutes(app: App) {
       async (request) => {
         const r = await resolve(request);
         const page = paginateArray(r.snapshot.files, (f) => f.id, request.query);
-        const v = view(r, request.query.metadata);
+        const v = await view(r, request.query.metadata);
         return { ...page, items: page.items.map((f) => presentFile(v, f)) };
       },
     );
@@ -193,7 +196,7 @@ export default async function contentRoutes(app: App) {
       },
       async (request) => {
         const r = await resolve(request);
-        return presentFile(view(r, request.query.metadata), fileOf(r, request.params.fileId));
+        return presentFile(await view(r, request.query.metadata), fileOf(r, request.params.fileId));
       },
     );
 
@@ -224,7 +227,7 @@ export default async function contentRoutes(app: App) {
           return {
             ...page,
             items: await presentPages(
-              view(r, true),
+              await view(r, true),
               page.items.map((e) => e.page),
             ),
           };
@@ -247,7 +250,7 @@ export default async function contentRoutes(app: App) {
       async (request) => {
         const r = await resolve(request);
         return presentPage(
-          view(r, request.query.metadata),
+          await view(r, request.query.metadata),
           pageOf(r, request.params.pageId),
           request.query.format ?? 'document',
         );
@@ -311,7 +314,7 @@ export default async function contentRoutes(app: App) {
           return {
             ...page,
             items: await presentPages(
-              view(r, true),
+              await view(r, true),
               page.items.map((e) => e.page),
             ),
           };
@@ -345,7 +348,7 @@ export default async function contentRoutes(app: App) {
           // A group and a page may share a path; the page is what a reader means.
           const entry = matches.find((e) => e.page.type !== 'group') ?? matches[0];
           if (!entry) throw notFound(`no page at path ${wanted}`);
-          return presentPage(view(r, request.query.metadata), entry, request.query.format ?? 'document');
+          return presentPage(await view(r, request.query.metadata), entry, request.query.format ?? 'document');
         },
       );
     pathRoute(`${prefix}/path/:pagePath`, false, 'pagePath');
@@ -367,7 +370,7 @@ export default async function contentRoutes(app: App) {
         const r = await resolve(request);
         const entry = r.snapshot.reusableContents.find((c) => c.id === request.params.reusableContentId);
         if (!entry) throw notFound(`reusable content ${request.params.reusableContentId} not found`);
-        return presentReusableContent(view(r, request.query.metadata), entry);
+        return presentReusableContent(await view(r, request.query.metadata), entry);
       },
     );
   }

@@ -78,6 +78,16 @@ export const Revision = Type.Object({
     public: Type.Optional(Type.String()),
   }),
   mergedFrom: Type.Optional(ChangeRequest),
+  /** The Git commit the revision was exported to or imported from (src/git). */
+  git: Type.Optional(
+    Type.Object({
+      oid: Type.String(),
+      message: Type.String(),
+      createdByGitBook: Type.Boolean(),
+      url: Type.Optional(Type.String()),
+      ref: Type.Optional(Type.String()),
+    }),
+  ),
 });
 
 export const PagesList = Type.Object({ pages: Type.Array(Type.Ref('RevisionPage')) });

@@ -2,7 +2,8 @@ import type { Static } from 'typebox';
 import type { Role } from '../../core/schemas.js';
 import type { Urls } from '../../core/urls.js';
 import type { Db } from '../../db/database.js';
-import type { SpaceRow } from '../../db/schema.js';
+import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
+import { gitSyncOf, presentGitSync } from '../../git/state.js';
 import { spaceFlags } from '../../permissions/content.js';
 import { presentDefaultLevel, type Viewer } from '../../permissions/resolver.js';
 import { type SpaceCounts, spaceCounts } from './repo.js';
@@ -10,7 +11,13 @@ import type { Space } from './schemas.js';
 
 export type SpaceObject = Static<typeof Space>;
 
-export function presentSpace(space: SpaceRow, role: Role | null, counts: SpaceCounts, urls: Urls): SpaceObject {
+export function presentSpace(
+  space: SpaceRow,
+  role: Role | null,
+  counts: SpaceCounts,
+  urls: Urls,
+  gitSync?: GitSyncRow,
+): SpaceObject {
   const published = space.visibility !== 'private' ? urls.app(`/s/${space.id}/published`) : undefined;
   return {
     object: 'space',
@@ -37,6 +44,7 @@ export function presentSpace(space: SpaceRow, role: Role | null, counts: SpaceCo
     defaultLevel: presentDefaultLevel(space.default_level),
     ...counts,
     permissions: spaceFlags(role),
+    ...(gitSync ? { gitSync: presentGitSync(gitSync) } : {}),
   };
 }
 
@@ -46,7 +54,11 @@ export async function presentSpaces(db: Db, spaces: SpaceRow[], viewer: Viewer, 
     db,
     spaces.map((s) => s.id),
   );
+  const git = await gitSyncOf(
+    db,
+    spaces.map((s) => s.id),
+  );
   return spaces.map((s) =>
-    presentSpace(s, viewer.roleOn({ type: 'space', ...s }), counts.get(s.id) as SpaceCounts, urls),
+    presentSpace(s, viewer.roleOn({ type: 'space', ...s }), counts.get(s.id) as SpaceCounts, urls, git.get(s.id)),
   );
 }

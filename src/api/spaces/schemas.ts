@@ -1,6 +1,7 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../core/paging.js';
 import { Nullable, RoleSchema, StringEnum, Timestamp, Url } from '../../core/schemas.js';
+import { GitSyncState } from '../git/schemas.js';
 import { MergeRules } from '../organizations/schemas.js';
 
 export const VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth', 'in-collection', 'private'] as const;
@@ -59,6 +60,8 @@ export const Space = Type.Object(
     changeRequestsOpen: Type.Number(),
     changeRequestsDraft: Type.Number(),
     permissions: SpaceFlags,
+    /** The Git Sync connection and its last operation, once the space was imported or exported. */
+    gitSync: Type.Optional(GitSyncState),
   },
   { $id: 'Space' },
 );

@@ -9,6 +9,7 @@ import * as m0006 from './0006_integrations.js';
 import * as m0007 from './0007_search.js';
 import * as m0008 from './0008_ads.js';
 import * as m0009 from './0009_site_publishing.js';
+import * as m0010 from './0010_git_sync.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -20,4 +21,5 @@ export const migrations: Record<string, Migration> = {
   '0007_search': m0007,
   '0008_ads': m0008,
   '0009_site_publishing': m0009,
+  '0010_git_sync': m0010,
 };

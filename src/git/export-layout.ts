@@ -1,0 +1,163 @@
+/**
+ * A revision → the files of its Git Sync layout: `.gitbook.yaml`, `SUMMARY.md` (order, nesting,
+ * groups as `## Title` sections, link pages as links), one Markdown file per document page (front
+ * matter for description, emoji, icon and hidden; the title as the leading `# heading`; references
+ * to pages and files written as relative paths) and the files under `.gitbook/assets/`.
+ *
+ * Paths are those `git.path` reports for pages and files (see api/content/present.ts), so a page's
+ * `git` metadata names the file it was exported to.
+ */
+import { posix } from 'node:path';
+import * as yaml from 'js-yaml';
+import type { Block, ContentRef, JsonDocument } from '../content/document.js';
+import { documentToMarkdown } from '../content/markdown.js';
+import { type FileEntry, flattenPages, getDocuments, type PageNode, type Snapshot } from '../content/store.js';
+import { refToUrl } from '../content/to-mdast.js';
+import type { Db } from '../db/database.js';
+import { readBlob } from '../storage/files.js';
+import {
+  ASSETS,
+  CONFIG_FILE,
+  DEFAULT_README,
+  DEFAULT_SUMMARY,
+  encodePath,
+  escapeLinkText,
+  joinPath,
+  writeConfig,
+} from './layout.js';
+
+export interface ExportedLayout {
+  /** Repository path → bytes. */
+  files: Map<string, Uint8Array>;
+  /** Page id → its Markdown file's repository path. */
+  pagePaths: Map<string, string>;
+  /** File id → its repository path. */
+  filePaths: Map<string, string>;
+}
+
+/** Asset names, unique: a second `image.png` becomes `image (1).png`. */
+function assetNames(files: FileEntry[]): Map<string, string> {
+  const taken = new Set<string>();
+  const names = new Map<string, string>();
+  for (const file of files) {
+    const ext = posix.extname(file.name);
+    const stem = file.name.slice(0, file.name.length - ext.length) || 'file';
+    let name = file.name || 'file';
+    for (let i = 1; taken.has(name.toLowerCase()); i++) name = `${stem} (${i})${ext}`;
+    taken.add(name.toLowerCase());
+    names.set(file.id, name);
+  }
+  return names;
+}
+
+function frontmatter(page: PageNode): string {
+  const meta: Record<string, string | boolean> = {};
+  if (page.description) meta.description = page.description;
+  if (page.emoji) meta.emoji = page.emoji;
+  if (page.icon) meta.icon = page.icon;
+  if (page.hidden) meta.hidden = true;
+  return Object.keys(meta).length > 0 ? `---\n${yaml.dump(meta, { lineWidth: -1 })}---\n\n` : '';
+}
+
+export async function exportLayout(
+  db: Db,
+  snapshot: Snapshot,
+  options: { projectDirectory?: string } = {},
+): Promise<ExportedLayout> {
+  const dir = options.projectDirectory ?? '';
+  const flat = flattenPages(snapshot.pages);
+  const pagePaths = new Map<string, string>();
+  for (const entry of flat) {
+    if (entry.page.type !== 'document') continue;
+    pagePaths.set(entry.page.id, entry.page.children.length > 0 ? `${entry.path}/README.md` : `${entry.path}.md`);
+  }
+  const names = assetNames(snapshot.files);
+  const filePaths = new Map([...names].map(([id, name]) => [id, `${ASSETS}/${name}`]));
+
+  /** A reference written in the file at `from` (paths relative to the content root). */
+  const refUrl =
+    (from: string) =>
+    (ref: ContentRef): string => {
+      if ('space' in ref && ref.space && ref.space !== snapshot.spaceId) return refToUrl(ref);
+      const relative = (target: string) => {
+        const path = posix.relative(posix.dirname(from), target) || posix.basename(target);
+        return encodePath(path);
+      };
+      if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
+        const target = pagePaths.get(ref.page as string);
+        if (!target) return refToUrl(ref);
+        return ref.kind === 'anchor' ? `${relative(target)}#${ref.anchor}` : relative(target);
+      }
+      if (ref.kind === 'file') {
+        const target = filePaths.get(ref.file);
+        return target ? relative(target) : refToUrl(ref);
+      }
+      return refToUrl(ref);
+    };
+
+  const files = new Map<string, Uint8Array>();
+  const documents = await getDocuments(
+    db,
+    flat.flatMap((e) => (e.page.document ? [e.page.document] : [])),
+  );
+  for (const entry of flat) {
+    const path = pagePaths.get(entry.page.id);
+    if (!path) continue;
+    const body = (entry.page.document && documents.get(entry.page.document)?.nodes) || [];
+    const heading: Block = {
+      object: 'block',
+      type: 'heading-1',
+      data: {},
+      nodes: [{ object: 'text', leaves: [{ object: 'leaf', text: entry.page.title, marks: [] }] }],
+    };
+    const document: JsonDocument = { object: 'document', data: {}, nodes: [heading, ...body] };
+    const markdown = frontmatter(entry.page) + documentToMarkdown(document, { refUrl: refUrl(path) });
+    files.set(joinPath(dir, path), Buffer.from(markdown, 'utf8'));
+  }
+  for (const file of snapshot.files) {
+    const bytes = await readBlob(db, file.blob);
+    if (bytes) files.set(joinPath(dir, filePaths.get(file.id) as string), bytes);
+  }
+  files.set(joinPath(dir, DEFAULT_SUMMARY), Buffer.from(summary(snapshot.pages, pagePaths, refUrl(DEFAULT_SUMMARY))));
+  const first = flat.find((e) => e.page.type === 'document');
+  const readme = first ? (pagePaths.get(first.page.id) as string) : DEFAULT_README;
+  files.set(joinPath(dir, CONFIG_FILE), Buffer.from(writeConfig(readme)));
+  return {
+    files,
+    pagePaths: new Map([...pagePaths].map(([id, path]) => [id, joinPath(dir, path)])),
+    filePaths: new Map([...filePaths].map(([id, path]) => [id, joinPath(dir, path)])),
+  };
+}
+
+/** SUMMARY.md: the table of contents, groups as `## Title` sections, link pages as links. */
+function summary(pages: PageNode[], pagePaths: Map<string, string>, refUrl: (ref: ContentRef) => string): string {
+  const lines = ['# Table of contents', ''];
+  const list = (items: PageNode[], depth: number) => {
+    for (const page of items) {
+      const indent = '  '.repeat(depth);
+      const title = escapeLinkText(page.title);
+      if (page.type === 'document') {
+        lines.push(`${indent}* [${title}](${encodePath(pagePaths.get(page.id) as string)})`);
+      } else if (page.type === 'link' && page.target) {
+        lines.push(`${indent}* [${title}](${refUrl(page.target)})`);
+      }
+      list(page.children, depth + 1);
+    }
+  };
+  let run: PageNode[] = [];
+  const flush = () => {
+    list(run, 0);
+    run = [];
+  };
+  for (const page of pages) {
+    if (page.type !== 'group') {
+      run.push(page);
+      continue;
+    }
+    flush();
+    lines.push('', `## ${page.title.replace(/\n/g, ' ')}`, '');
+    list(page.children, 0);
+  }
+  flush();
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,70 @@
+/**
+ * GitBook's Git Sync layout, shared by the export and the import: `.gitbook.yaml` (root and
+ * structure), `SUMMARY.md` (page order and nesting), one Markdown file per page (`<path>.md`, or
+ * `<path>/README.md` when the page has subpages), files under `.gitbook/assets/`.
+ */
+import { posix } from 'node:path';
+import * as yaml from 'js-yaml';
+
+export const CONFIG_FILE = '.gitbook.yaml';
+export const DEFAULT_SUMMARY = 'SUMMARY.md';
+export const DEFAULT_README = 'README.md';
+export const ASSETS = '.gitbook/assets';
+
+/** Largest repository (or project directory) read by an import: files and bytes. */
+export const MAX_REPO_FILES = 5000;
+export const MAX_REPO_BYTES = 100 * 1024 * 1024;
+
+export interface GitbookConfig {
+  /** The content's folder, relative to the project directory ('' for the directory itself). */
+  root: string;
+  readme: string;
+  summary: string;
+}
+
+/** A folder path without leading `./`, `/` or trailing `/` ('' for the top). */
+export function cleanDir(dir: string | undefined | null): string {
+  if (!dir) return '';
+  const normal = posix.normalize(dir.replace(/\\/g, '/')).replace(/^(\.\/)+|^\/+|\/+$/g, '');
+  return normal === '.' ? '' : normal;
+}
+
+export function joinPath(dir: string, path: string): string {
+  return dir ? `${dir}/${path}` : path;
+}
+
+/** Reads `.gitbook.yaml`; a missing or unreadable file means the defaults. */
+export function parseConfig(text: string | undefined): GitbookConfig {
+  const config: GitbookConfig = { root: '', readme: DEFAULT_README, summary: DEFAULT_SUMMARY };
+  if (!text) return config;
+  let parsed: unknown;
+  try {
+    parsed = yaml.load(text, { schema: yaml.FAILSAFE_SCHEMA });
+  } catch {
+    return config;
+  }
+  if (!parsed || typeof parsed !== 'object') return config;
+  const record = parsed as { root?: unknown; structure?: { readme?: unknown; summary?: unknown } };
+  if (typeof record.root === 'string') config.root = cleanDir(record.root);
+  const structure = record.structure && typeof record.structure === 'object' ? record.structure : {};
+  if (typeof structure.readme === 'string' && structure.readme.trim()) config.readme = cleanDir(structure.readme);
+  if (typeof structure.summary === 'string' && structure.summary.trim()) config.summary = cleanDir(structure.summary);
+  return config;
+}
+
+export function writeConfig(readme: string): string {
+  return yaml.dump({ root: './', structure: { readme, summary: DEFAULT_SUMMARY } }, { lineWidth: -1 });
+}
+
+/** A relative path as a link URL: each segment percent-encoded where Markdown needs it. */
+export function encodePath(path: string): string {
+  return path
+    .split('/')
+    .map((segment) => encodeURIComponent(segment).replace(/%40/g, '@'))
+    .join('/');
+}
+
+/** `text` safe inside `[…]` of a Markdown link. */
+export function escapeLinkText(text: string): string {
+  return text.replace(/[\\[\]]/g, (c) => `\\${c}`).replace(/\n/g, ' ');
+}

@@ -1,0 +1,208 @@
+/**
+ * A Git repository over smart HTTP, through isomorphic-git (a real Git implementation in
+ * JavaScript): read the tree of a ref, or commit a set of files onto a ref and push. Each
+ * operation works in a fresh temporary git directory (no work tree; a shallow fetch of the one
+ * ref), removed afterwards. Credentials stay in the URL given here: isomorphic-git turns them into
+ * a basic-auth header and never writes them to the directory.
+ */
+import fs from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import git, { type HttpClient, type TreeEntry } from 'isomorphic-git';
+import { MAX_REPO_BYTES, MAX_REPO_FILES } from './layout.js';
+
+export class GitSyncError extends Error {
+  override name = 'GitSyncError';
+}
+
+export interface RemoteTarget {
+  /** http(s) URL, possibly with `user:password@`. */
+  url: string;
+  /** A full ref (`refs/heads/main`) or a branch name. */
+  ref: string;
+  http: HttpClient;
+}
+
+/** `refs/heads/main` for `main`; a full ref stays as it is. */
+export function fullRef(ref: string): string {
+  return ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
+}
+
+async function withGitdir<T>(run: (gitdir: string) => Promise<T>): Promise<T> {
+  const gitdir = await mkdtemp(join(tmpdir(), 'bindery-git-'));
+  try {
+    await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
+    // A refspec for fetches, but no remote URL: the URL (and its credentials) is passed per call, never written.
+    await git.setConfig({ fs, gitdir, path: 'remote.origin.fetch', value: '+refs/heads/*:refs/remotes/origin/*' });
+    return await run(gitdir);
+  } finally {
+    await rm(gitdir, { recursive: true, force: true });
+  }
+}
+
+/** The commit `ref` points to on the remote, or null when the ref does not exist. */
+async function remoteHead(target: RemoteTarget): Promise<string | null> {
+  const info = await git.getRemoteInfo2({ http: target.http, url: target.url });
+  const wanted = fullRef(target.ref);
+  return info.refs?.find((r) => r.ref === wanted)?.oid ?? null;
+}
+
+async function fetchRef(gitdir: string, target: RemoteTarget): Promise<void> {
+  await git.fetch({
+    fs,
+    http: target.http,
+    gitdir,
+    url: target.url,
+    ref: fullRef(target.ref),
+    singleBranch: true,
+    depth: 1,
+    tags: false,
+  });
+}
+
+/** Every blob of a commit's tree, by path (submodules are skipped). */
+async function treeEntries(gitdir: string, commit: string): Promise<Map<string, { oid: string; mode: string }>> {
+  const { commit: object } = await git.readCommit({ fs, gitdir, oid: commit });
+  const out = new Map<string, { oid: string; mode: string }>();
+  const walk = async (oid: string, prefix: string) => {
+    const { tree } = await git.readTree({ fs, gitdir, oid });
+    for (const entry of tree) {
+      const path = prefix ? `${prefix}/${entry.path}` : entry.path;
+      if (entry.type === 'tree') await walk(entry.oid, path);
+      else if (entry.type === 'blob') out.set(path, { oid: entry.oid, mode: entry.mode });
+      if (out.size > MAX_REPO_FILES) throw new GitSyncError(`the repository has more than ${MAX_REPO_FILES} files`);
+    }
+  };
+  await walk(object.tree, '');
+  return out;
+}
+
+export interface RemoteContent {
+  commit: string;
+  message: string;
+  /** Path → blob id. */
+  blobs: Map<string, string>;
+  /** Path → bytes, only below `under` ('' for everything). */
+  files: Map<string, Uint8Array>;
+}
+
+/** Reads the files of `ref` (those under `under`, within the repository limits). */
+export async function readRemote(target: RemoteTarget, under = ''): Promise<RemoteContent> {
+  const head = await remoteHead(target);
+  if (!head) throw new GitSyncError(`the repository has no ref ${fullRef(target.ref)}`);
+  return withGitdir(async (gitdir) => {
+    await fetchRef(gitdir, target);
+    const files = new Map<string, Uint8Array>();
+    const blobs = new Map<string, string>();
+    let bytes = 0;
+    for (const [path, entry] of await treeEntries(gitdir, head)) {
+      if (under && !path.startsWith(`${under}/`)) continue;
+      const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid });
+      bytes += blob.byteLength;
+      if (bytes > MAX_REPO_BYTES) throw new GitSyncError(`the repository holds more than ${MAX_REPO_BYTES} bytes`);
+      files.set(path, blob);
+      blobs.set(path, entry.oid);
+    }
+    const { commit } = await git.readCommit({ fs, gitdir, oid: head });
+    return { commit: head, message: commit.message.trim(), blobs, files };
+  });
+}
+
+export interface PushInput extends RemoteTarget {
+  /** Path → bytes: the files to have in the commit. */
+  files: Map<string, Uint8Array>;
+  /** Paths of the parent commit that the export manages: removed when not in `files`. Others are kept. */
+  managed: (path: string) => boolean;
+  message: string;
+  author: { name: string; email: string };
+  force: boolean;
+}
+
+export interface PushResult {
+  commit: string;
+  /** False when the tree was already the same: nothing was committed. */
+  changed: boolean;
+  /** Path → blob id of every file written. */
+  blobs: Map<string, string>;
+}
+
+/** Builds the tree objects of `entries` (path → blob) and returns the root tree's id. */
+async function writeTrees(gitdir: string, entries: Map<string, { oid: string; mode: string }>): Promise<string> {
+  interface Dir {
+    blobs: TreeEntry[];
+    dirs: Map<string, Dir>;
+  }
+  const top: Dir = { blobs: [], dirs: new Map() };
+  for (const [path, entry] of entries) {
+    const parts = path.split('/');
+    const name = parts.pop() as string;
+    let dir = top;
+    for (const part of parts) {
+      let next = dir.dirs.get(part);
+      if (!next) {
+        next = { blobs: [], dirs: new Map() };
+        dir.dirs.set(part, next);
+      }
+      dir = next;
+    }
+    dir.blobs.push({ mode: entry.mode, path: name, oid: entry.oid, type: 'blob' });
+  }
+  const write = async (dir: Dir): Promise<string> => {
+    const tree: TreeEntry[] = [...dir.blobs];
+    for (const [name, child] of dir.dirs)
+      tree.push({ mode: '040000', path: name, oid: await write(child), type: 'tree' });
+    return git.writeTree({ fs, gitdir, tree });
+  };
+  return write(top);
+}
+
+/**
+ * Commits `files` on top of the remote ref (a new branch when it does not exist) and pushes. A blob
+ * whose bytes did not change keeps its id, so unchanged files are not rewritten; when the whole tree
+ * is unchanged nothing is committed.
+ */
+export async function pushToRemote(input: PushInput): Promise<PushResult> {
+  const head = await remoteHead(input);
+  return withGitdir(async (gitdir) => {
+    let entries = new Map<string, { oid: string; mode: string }>();
+    let parentTree: string | null = null;
+    if (head) {
+      await fetchRef(gitdir, input);
+      entries = await treeEntries(gitdir, head);
+      parentTree = (await git.readCommit({ fs, gitdir, oid: head })).commit.tree;
+    }
+    for (const path of [...entries.keys()]) if (input.managed(path) && !input.files.has(path)) entries.delete(path);
+    const blobs = new Map<string, string>();
+    for (const [path, bytes] of input.files) {
+      const oid = await git.writeBlob({ fs, gitdir, blob: bytes });
+      blobs.set(path, oid);
+      entries.set(path, { oid, mode: entries.get(path)?.mode ?? '100644' });
+    }
+    const tree = await writeTrees(gitdir, entries);
+    if (head && tree === parentTree) return { commit: head, changed: false, blobs };
+    const now = Math.floor(Date.now() / 1000);
+    const signature = { ...input.author, timestamp: now, timezoneOffset: 0 };
+    const commit = await git.writeCommit({
+      fs,
+      gitdir,
+      commit: { message: input.message, tree, parent: head ? [head] : [], author: signature, committer: signature },
+    });
+    const local = 'refs/heads/bindery-export';
+    await git.writeRef({ fs, gitdir, ref: local, value: commit, force: true });
+    const pushed = await git.push({
+      fs,
+      http: input.http,
+      gitdir,
+      url: input.url,
+      ref: local,
+      remoteRef: fullRef(input.ref),
+      force: input.force,
+    });
+    const status = pushed.refs[fullRef(input.ref)];
+    if (!pushed.ok || (status && !status.ok)) {
+      throw new GitSyncError(`the repository refused the push: ${status?.error ?? pushed.error ?? 'unknown reason'}`);
+    }
+    return { commit, changed: true, blobs };
+  });
+}

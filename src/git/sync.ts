@@ -1,0 +1,181 @@
+/**
+ * The `git.import` and `git.export` jobs. Each reads its operation from `git_sync` (a job whose
+ * operation is no longer the space's current one does nothing), unseals the repository URL, does
+ * the work through isomorphic-git, and records how it ended. Every failure is recorded with its
+ * message stripped of the URL's credentials, and the sealed URL is forgotten either way.
+ *
+ * Export: the live revision in the Git Sync layout, committed onto `ref` (files outside what the
+ * export manages are kept). Import: the layout of `ref` becomes a new live revision, or, with
+ * `standalone`, the revision of a new change request (the live content is left alone).
+ */
+import type { FastifyBaseLogger } from 'fastify';
+import { advanceChangeRequest, createChangeRequest } from '../api/change-requests/repo.js';
+import type { App } from '../app.js';
+import { loadRevision, type Snapshot, writeRevision } from '../content/store.js';
+import { decryptSecret, secretsKey } from '../core/secrets.js';
+import type { Db } from '../db/database.js';
+import type { GitSyncRow, SpaceRow } from '../db/schema.js';
+import type { JobHandler } from '../jobs/index.js';
+import { indexSpace } from '../search/index.js';
+import { exportLayout } from './export-layout.js';
+import { guardedGitHttp } from './http.js';
+import { importLayout } from './import-layout.js';
+import { ASSETS, CONFIG_FILE, cleanDir } from './layout.js';
+import { fullRef, pushToRemote, type RemoteTarget, readRemote } from './remote.js';
+import {
+  type Blob,
+  findGitSync,
+  finishOperation,
+  type OperationOptions,
+  recordRevisionGit,
+  redactText,
+  redactUrl,
+} from './state.js';
+
+export const IMPORT_JOB = 'git.import';
+export const EXPORT_JOB = 'git.export';
+
+export interface GitJobPayload {
+  spaceId: string;
+  operationId: string;
+}
+
+/** Largest response of one Git HTTP request (a pack). */
+const MAX_PACK_BYTES = 200 * 1024 * 1024;
+const GIT_TIMEOUT_MS = 120_000;
+
+/** Authenticated data bound to a sealed URL: it opens only for this space and operation. */
+export function urlAad(spaceId: string, operationId: string): string {
+  return `git:${spaceId}:${operationId}`;
+}
+
+async function liveSnapshot(db: Db, spaceId: string): Promise<{ space: SpaceRow; snapshot: Snapshot }> {
+  const space = await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirstOrThrow();
+  const snapshot = await loadRevision(db, space, space.revision_id);
+  if (!snapshot) throw new Error(`live revision ${space.revision_id} of space ${space.id} is missing`);
+  return { space, snapshot };
+}
+
+function blobsOf(paths: Map<string, string>, oids: (path: string) => string | undefined): Record<string, Blob> {
+  const out: Record<string, Blob> = {};
+  for (const [id, path] of paths) {
+    const oid = oids(path);
+    if (oid) out[id] = { oid, path };
+  }
+  return out;
+}
+
+async function runExport(app: App, row: GitSyncRow, target: RemoteTarget, options: OperationOptions) {
+  const { space, snapshot } = await liveSnapshot(app.db, row.space_id);
+  const dir = cleanDir(row.project_directory);
+  const layout = await exportLayout(app.db, snapshot, { projectDirectory: dir });
+  const prefix = dir ? `${dir}/` : '';
+  const message = options.commitMessage ?? 'Export from Bindery';
+  const result = await pushToRemote({
+    ...target,
+    files: layout.files,
+    // What the export writes: Markdown, the configuration, the assets; other files of the repository stay.
+    managed: (path) =>
+      path.startsWith(prefix) &&
+      (/\.md$/i.test(path) || path === `${prefix}${CONFIG_FILE}` || path.startsWith(`${prefix}${ASSETS}/`)),
+    message,
+    author: options.author,
+    force: options.force === true,
+  });
+  const oid = (path: string) => result.blobs.get(path);
+  await recordRevisionGit(app.db, {
+    revisionId: snapshot.id,
+    spaceId: space.id,
+    commit: { oid: result.commit, message, ref: fullRef(row.ref), createdByGitBook: true },
+    pages: blobsOf(layout.pagePaths, oid),
+    files: blobsOf(layout.filePaths, oid),
+  });
+  return { commit: result.commit, revisionId: snapshot.id };
+}
+
+async function runImport(app: App, row: GitSyncRow, target: RemoteTarget, options: OperationOptions) {
+  const dir = cleanDir(row.project_directory);
+  const remote = await readRemote(target, dir);
+  const { space, snapshot: live } = await liveSnapshot(app.db, row.space_id);
+  const layout = await importLayout(app.db, remote.files, { projectDirectory: dir, existing: live });
+  const changeRequest = options.standalone
+    ? await createChangeRequest(app.db, space, options.userId, `Import from Git (${row.ref})`)
+    : null;
+  const revision = await app.db.transaction().execute(async (trx) => {
+    const written = await writeRevision(trx, {
+      spaceId: space.id,
+      parents: [live.id],
+      type: 'edits',
+      pages: layout.pages,
+      files: layout.files,
+      reusableContents: live.reusableContents,
+      createdBy: options.userId,
+    });
+    if (changeRequest) {
+      await advanceChangeRequest(trx, changeRequest.id, changeRequest.revision_id, written.id);
+      return written;
+    }
+    // Only if nothing was merged meanwhile (compare-and-set on the live revision).
+    const moved = await trx
+      .updateTable('spaces')
+      .set({ revision_id: written.id, updated_at: written.createdAt })
+      .where('id', '=', space.id)
+      .where('revision_id', '=', live.id)
+      .executeTakeFirst();
+    if (Number(moved.numUpdatedRows) === 0) throw new Error('the live content changed during the import; run it again');
+    await indexSpace(trx, space.id);
+    return written;
+  });
+  const oid = (path: string) => remote.blobs.get(path);
+  await recordRevisionGit(app.db, {
+    revisionId: revision.id,
+    spaceId: space.id,
+    commit: { oid: remote.commit, message: remote.message, ref: fullRef(row.ref), createdByGitBook: false },
+    pages: blobsOf(layout.pagePaths, oid),
+    files: blobsOf(layout.filePaths, oid),
+  });
+  return { commit: remote.commit, revisionId: revision.id, changeRequestId: changeRequest?.id };
+}
+
+function gitJob(app: App, direction: 'import' | 'export'): JobHandler<GitJobPayload> {
+  return async (payload, { signal, log }) => {
+    const row = await findGitSync(app.db, payload.spaceId);
+    if (!row || row.operation_id !== payload.operationId || row.state !== 'running' || !row.sealed_url) {
+      log.info({ spaceId: payload.spaceId }, 'Git operation replaced or ended since; nothing to do');
+      return;
+    }
+    const key = await secretsKey(app.db, app.config.secretsKey, log as FastifyBaseLogger);
+    const url = decryptSecret(key, row.sealed_url, urlAad(row.space_id, row.operation_id));
+    const options = JSON.parse(row.options) as OperationOptions;
+    const target: RemoteTarget = {
+      url,
+      ref: row.ref,
+      http: guardedGitHttp({
+        allowPrivate: app.config.fetchAllowPrivate,
+        timeoutMs: GIT_TIMEOUT_MS,
+        maxBytes: MAX_PACK_BYTES,
+        signal,
+      }),
+    };
+    const context = { spaceId: row.space_id, repository: redactUrl(url), ref: row.ref, direction };
+    try {
+      const outcome =
+        direction === 'export'
+          ? await runExport(app, row, target, options)
+          : await runImport(app, row, target, options);
+      await finishOperation(app.db, row.space_id, row.operation_id, { state: 'success', ...outcome });
+      log.info({ ...context, commit: outcome.commit }, `Git ${direction} done`);
+    } catch (error) {
+      // Shutting down: the job goes back to the queue and runs again (the sealed URL is kept for it).
+      if (signal.aborted) throw error;
+      const message = redactText(error instanceof Error ? error.message : String(error), url);
+      await finishOperation(app.db, row.space_id, row.operation_id, { state: 'failure', error: message });
+      log.warn({ ...context, error: message }, `Git ${direction} failed`);
+    }
+  };
+}
+
+export function registerGitJobs(app: App): void {
+  app.jobs.register(IMPORT_JOB, gitJob(app, 'import'));
+  app.jobs.register(EXPORT_JOB, gitJob(app, 'export'));
+}
