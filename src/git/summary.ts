@@ -26,7 +26,7 @@ function items(list: List): SummaryEntry[] {
     const paragraph = item.children.find((c) => c.type === 'paragraph');
     const link = paragraph?.children.find((c) => c.type === 'link');
     // An item without a link holds no page: its subitems take its place.
-    if (!link || link.type !== 'link') return nested;
+    if (link?.type !== 'link') return nested;
     return [{ kind: 'page' as const, title: text(link.children).trim(), url: link.url, children: nested }];
   });
 }
