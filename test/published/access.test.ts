@@ -9,7 +9,7 @@ import { type PublishedWorld, publishedWorld } from '../helpers/published.js';
 let h: Harness;
 beforeAll(async () => {
   h = await createHarness();
-});
+}, 120_000);
 afterAll(async () => h?.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => h.anonymous.request('GET', url, undefined, headers);

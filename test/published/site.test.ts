@@ -13,7 +13,7 @@ let w: PublishedWorld;
 beforeAll(async () => {
   h = await createHarness();
   w = await publishedWorld(h);
-});
+}, 120_000);
 afterAll(async () => h?.close());
 
 const get = (url: string, headers: Record<string, string> = {}) => h.anonymous.request('GET', url, undefined, headers);

@@ -12,7 +12,7 @@ import { siteCustomization, siteSpaceCustomization } from '../../sites/customiza
 import { presentSite } from './present.js';
 import { PublishedSite } from './schemas.js';
 import { loadSiteView, resolveShareKey } from './shared/context.js';
-import { presentGroup, presentSection, presentSiteSpace } from './shared/present.js';
+import { presentStructure } from './shared/present.js';
 import { ShareKeyQuery, SiteParams } from './shared/schemas.js';
 
 export default async function publishedRoutes(app: App) {
@@ -44,14 +44,7 @@ export default async function publishedRoutes(app: App) {
           published: view.urls,
           urls: app.urls,
         }),
-        structure: structure.hasSections
-          ? {
-              type: 'sections' as const,
-              structure: structure.top.map((item) =>
-                item.kind === 'section' ? presentSection(item.row, view) : presentGroup(item.row, view),
-              ),
-            }
-          : { type: 'siteSpaces' as const, structure: structure.siteSpaces.map((s) => presentSiteSpace(s, view)) },
+        structure: presentStructure(view),
         customizations: {
           site: siteCustomization(site),
           siteSpaces: Object.fromEntries(structure.siteSpaces.map((s) => [s.id, siteSpaceCustomization(site, s)])),

@@ -13,8 +13,10 @@ import { PublishedUrls } from '../../sites/urls.js';
 import aggregateRoutes from './aggregate-routes.js';
 import { presentSite } from './present.js';
 import publishedRoutes from './published-routes.js';
+import publishingRoutes from './publishing-routes.js';
 import { countSiteSpaces, createSite, deleteSite, listSites, updateSite } from './repo.js';
 import { CreateSiteBody, ListSitesQuery, Site, UpdateSiteBody } from './schemas.js';
+import siteSearchRoutes from './search-routes.js';
 import { OrgParams, SiteParams } from './shared/schemas.js';
 
 const tags = ['sites'];
@@ -187,5 +189,7 @@ export default async function siteRoutes(app: App) {
   }
 
   await app.register(publishedRoutes);
+  await app.register(publishingRoutes);
+  await app.register(siteSearchRoutes);
   await app.register(aggregateRoutes);
 }

@@ -97,16 +97,19 @@ export const UpdateSiteBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** The official `SiteStructure`: sections and groups in order when the site has sections, its site spaces otherwise. */
+export const SiteStructure = Type.Union([
+  Type.Object({
+    type: Type.Literal('sections'),
+    structure: Type.Array(Type.Union([SiteSection, SiteSectionGroup])),
+  }),
+  Type.Object({ type: Type.Literal('siteSpaces'), structure: Type.Array(SiteSpace) }),
+]);
+
 export const PublishedSite = Type.Object({
   object: Type.Literal('published-content-site'),
   site: Site,
-  structure: Type.Union([
-    Type.Object({
-      type: Type.Literal('sections'),
-      structure: Type.Array(Type.Union([SiteSection, SiteSectionGroup])),
-    }),
-    Type.Object({ type: Type.Literal('siteSpaces'), structure: Type.Array(SiteSpace) }),
-  ]),
+  structure: SiteStructure,
   customizations: Type.Object({
     site: Customization,
     /** Keyed by site-space id. */

@@ -66,3 +66,16 @@ export function presentGroup(row: SiteSectionGroupRow, view: SiteView): SiteSect
     children: sections,
   };
 }
+
+/** The site's structure (the official `SiteStructure`): sections and groups, or its site spaces. */
+export function presentStructure(view: SiteView) {
+  const { structure } = view;
+  return structure.hasSections
+    ? {
+        type: 'sections' as const,
+        structure: structure.top.map((item) =>
+          item.kind === 'section' ? presentSection(item.row, view) : presentGroup(item.row, view),
+        ),
+      }
+    : { type: 'siteSpaces' as const, structure: structure.siteSpaces.map((s) => presentSiteSpace(s, view)) };
+}

@@ -1,0 +1,84 @@
+/**
+ * A site's visitor-authentication settings (`publishing-auth`): the key visitors' JWTs are signed
+ * with (HS256) and where a visitor without a valid token is sent. Every site has them once they are
+ * first read (a new random key), so a site switched to `visitor-auth` always has a key. The key is
+ * sealed at rest with the secrets key (its additional data is the site id), and returned in clear
+ * to site admins only, who hand it to their login backend.
+ */
+import { newSecret } from '../core/ids.js';
+import { decryptSecret, encryptSecret } from '../core/secrets.js';
+import { nowIso } from '../core/time.js';
+import type { Db } from '../db/database.js';
+import type { SitePublishingAuthRow } from '../db/schema.js';
+
+export interface VisitorAuthSettings {
+  backend: 'custom' | 'integration';
+  privateKey: string;
+  fallbackUrl: string | null;
+  logoutUrl: string | null;
+}
+
+function read(row: SitePublishingAuthRow, key: Buffer): VisitorAuthSettings {
+  return {
+    backend: row.backend === 'integration' ? 'integration' : 'custom',
+    privateKey: decryptSecret(key, row.private_key, row.site_id),
+    fallbackUrl: row.fallback_url,
+    logoutUrl: row.logout_url,
+  };
+}
+
+/** The site's settings, made (backend `custom`, a new key) the first time they are asked for. */
+export async function visitorAuthOf(db: Db, siteId: string, key: Buffer): Promise<VisitorAuthSettings> {
+  const now = nowIso();
+  await db
+    .insertInto('site_publishing_auth')
+    .values({
+      site_id: siteId,
+      backend: 'custom',
+      private_key: encryptSecret(key, newSecret(32), siteId),
+      fallback_url: null,
+      logout_url: null,
+      created_at: now,
+      updated_at: now,
+    })
+    .onConflict((oc) => oc.column('site_id').doNothing())
+    .execute();
+  const row = await db
+    .selectFrom('site_publishing_auth')
+    .selectAll()
+    .where('site_id', '=', siteId)
+    .executeTakeFirstOrThrow();
+  return read(row, key);
+}
+
+/** Changes the backend and URLs (undefined: unchanged, null: unset). */
+export async function updateVisitorAuth(
+  db: Db,
+  siteId: string,
+  key: Buffer,
+  patch: { backend: 'custom' | 'integration'; fallbackUrl?: string | null; logoutUrl?: string | null },
+): Promise<VisitorAuthSettings> {
+  await visitorAuthOf(db, siteId, key);
+  await db
+    .updateTable('site_publishing_auth')
+    .set({
+      backend: patch.backend,
+      ...(patch.fallbackUrl !== undefined ? { fallback_url: patch.fallbackUrl } : {}),
+      ...(patch.logoutUrl !== undefined ? { logout_url: patch.logoutUrl } : {}),
+      updated_at: nowIso(),
+    })
+    .where('site_id', '=', siteId)
+    .execute();
+  return visitorAuthOf(db, siteId, key);
+}
+
+/** A new key: tokens signed with the old one stop opening the site at once. */
+export async function regenerateVisitorKey(db: Db, siteId: string, key: Buffer): Promise<VisitorAuthSettings> {
+  await visitorAuthOf(db, siteId, key);
+  await db
+    .updateTable('site_publishing_auth')
+    .set({ private_key: encryptSecret(key, newSecret(32), siteId), updated_at: nowIso() })
+    .where('site_id', '=', siteId)
+    .execute();
+  return visitorAuthOf(db, siteId, key);
+}
