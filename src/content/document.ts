@@ -137,7 +137,40 @@ export interface Table {
   fragments: Fragment[];
 }
 
-export type Block = Paragraph | Heading | List | ListItem | Code | Quote | Hint | Divider | Images | Image | Table;
+export interface TabsItem {
+  object: 'block';
+  type: 'tabs-item';
+  data: { title: string };
+  nodes: Block[];
+}
+export interface Tabs {
+  object: 'block';
+  type: 'tabs';
+  data: Record<string, never>;
+  nodes: TabsItem[];
+}
+export interface Embed {
+  object: 'block';
+  type: 'embed';
+  isVoid: true;
+  data: { url: string };
+}
+
+export type Block =
+  | Paragraph
+  | Heading
+  | List
+  | ListItem
+  | Code
+  | Quote
+  | Hint
+  | Divider
+  | Images
+  | Image
+  | Table
+  | Tabs
+  | TabsItem
+  | Embed;
 export type BlockType = Block['type'];
 
 export interface JsonDocument {
@@ -189,6 +222,8 @@ const CONTAINERS = new Set<BlockType>([
   'list-item',
   'blockquote',
   'hint',
+  'tabs',
+  'tabs-item',
 ]);
 
 /** Every heading anchor of a document. */
@@ -199,7 +234,7 @@ export function anchorsOf(document: JsonDocument): Set<string> {
       if (block.type === 'heading-1' || block.type === 'heading-2' || block.type === 'heading-3') {
         anchors.add('id' in block.data ? block.data.id : anchorOf(inlineText(block.nodes)));
       } else if (CONTAINERS.has(block.type)) {
-        visit((block as List | ListItem | Quote | Hint).nodes);
+        visit((block as List | ListItem | Quote | Hint | Tabs | TabsItem).nodes);
       }
     }
   };

@@ -35,7 +35,7 @@ import {
   type TableRecord,
   type TextNode,
 } from './document.js';
-import type { HintNode } from './mdast-hint.js';
+import type { HintNode, TabsNode } from './mdast-hint.js';
 
 export interface RefOptions {
   /**
@@ -50,10 +50,11 @@ const PHRASING = new Set(['text', 'emphasis', 'strong', 'delete', 'inlineCode', 
 
 /** Which blocks each container may hold (from the official schema). */
 const ESSENTIALS: BlockType[] = ['paragraph', 'heading-1', 'heading-2', 'heading-3', 'list-ordered', 'list-unordered'];
-const ALLOWED: Record<'blockquote' | 'hint' | 'list-item', Set<BlockType>> = {
+const ALLOWED: Record<'blockquote' | 'hint' | 'list-item' | 'tabs-item', Set<BlockType>> = {
   blockquote: new Set([...ESSENTIALS, 'list-tasks', 'divider', 'blockquote']),
   hint: new Set([...ESSENTIALS, 'list-tasks', 'divider', 'table']),
   'list-item': new Set([...ESSENTIALS, 'list-tasks', 'divider', 'code', 'blockquote', 'table']),
+  'tabs-item': new Set([...ESSENTIALS, 'list-tasks', 'divider', 'code', 'blockquote', 'hint', 'images', 'embed']),
 };
 
 /** Reads the stable reference forms our Markdown writes (see `refToUrl` in to-mdast.ts). */
@@ -80,7 +81,7 @@ class Converter {
     collect(root);
   }
 
-  blocks(nodes: ReadonlyArray<RootContent | HintNode>, atRoot: boolean): Block[] {
+  blocks(nodes: ReadonlyArray<RootContent | HintNode | TabsNode>, atRoot: boolean): Block[] {
     return nodes.flatMap((node) => this.block(node, atRoot));
   }
 
@@ -103,8 +104,25 @@ class Converter {
     return out.length > 0 ? out : [make([paragraph([])])];
   }
 
-  private block(node: RootContent | HintNode, atRoot: boolean): Block[] {
+  private block(node: RootContent | HintNode | TabsNode, atRoot: boolean): Block[] {
     switch (node.type) {
+      case 'tabs':
+        return [
+          {
+            object: 'block',
+            type: 'tabs',
+            data: {},
+            nodes: node.children.map((tab) => ({
+              object: 'block',
+              type: 'tabs-item',
+              data: { title: tab.title },
+              // A tab cannot lift blocks out of its tabs: what it may not hold becomes a paragraph.
+              nodes: this.fitted('tabs-item', this.blocks(tab.children, true)),
+            })),
+          },
+        ];
+      case 'embed':
+        return [{ object: 'block', type: 'embed', isVoid: true, data: { url: node.url } }];
       case 'paragraph':
         return [this.paragraph(node, atRoot)];
       case 'heading': {
@@ -204,8 +222,12 @@ class Converter {
 
   /** A list item cannot lift children out of its list, so what it may not hold becomes a paragraph. */
   private listItemChildren(children: Block[]): Block[] {
+    return this.fitted('list-item', children);
+  }
+
+  private fitted(kind: keyof typeof ALLOWED, children: Block[]): Block[] {
     const fitted = children.map((child) =>
-      ALLOWED['list-item'].has(child.type) ? child : paragraph(this.textInlines(blockText(child))),
+      ALLOWED[kind].has(child.type) ? child : paragraph(this.textInlines(blockText(child))),
     );
     return fitted.length > 0 ? fitted : [paragraph([])];
   }

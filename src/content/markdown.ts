@@ -1,6 +1,6 @@
 /**
  * Markdown ⇄ document, through remark (CommonMark + GFM: tables, task lists, strikethrough) and
- * GitBook's `{% hint %}` blocks. A page body is stored once, as the document; Markdown is produced
+ * GitBook's `{% hint %}`, `{% tabs %}` and `{% embed %}` blocks. A page body is stored once, as the document; Markdown is produced
  * from it on demand and parsed into it on write.
  */
 import type { Root, RootContent } from 'mdast';
@@ -11,7 +11,23 @@ import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import { type HeadingType, type Inline, inlineText, type JsonDocument } from './document.js';
 import { mdastToDocument, type RefOptions } from './from-mdast.js';
-import { HINT_CLOSE, HINT_OPEN, type HintNode, isHintStyle } from './mdast-hint.js';
+import {
+  decodeTitle,
+  EMBED,
+  EMBED_CLOSE,
+  type EmbedNode,
+  encodeTitle,
+  HINT_CLOSE,
+  HINT_OPEN,
+  type HintNode,
+  isHintStyle,
+  TAB_CLOSE,
+  TAB_OPEN,
+  TABS_CLOSE,
+  TABS_OPEN,
+  type TabNode,
+  type TabsNode,
+} from './mdast-hint.js';
 import { documentToMdast, type MdastOptions } from './to-mdast.js';
 
 const parser = unified().use(remarkParse).use(remarkGfm);
@@ -21,6 +37,15 @@ const hintHandler: Handle = (node, _parent, state, info) => {
   const inner = state.containerFlow(hint, info);
   return `{% hint style="${hint.style}" %}\n${inner}\n{% endhint %}`;
 };
+
+const tabsHandler: Handle = (node, _parent, state, info) => {
+  const tabs = (node as TabsNode).children.map(
+    (tab) => `{% tab title="${encodeTitle(tab.title)}" %}\n${state.containerFlow(tab, info)}\n{% endtab %}`,
+  );
+  return `{% tabs %}\n${tabs.join('\n\n')}\n{% endtabs %}`;
+};
+
+const embedHandler: Handle = (node) => `{% embed url="${encodeTitle((node as EmbedNode).url)}" %}`;
 
 const stringifier = unified()
   .use(remarkGfm)
@@ -32,12 +57,58 @@ const stringifier = unified()
     fences: true,
     rule: '-',
     listItemIndent: 'one',
-    handlers: { hint: hintHandler },
+    handlers: { hint: hintHandler, tabs: tabsHandler, embed: embedHandler },
   });
 
+/** The fence state after `line`: the open fence marker, or null outside fenced code. */
+function fenceAfter(line: string, fence: string | null): string | null {
+  const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
+  if (!marker) return fence;
+  if (fence === null) return marker;
+  return marker[0] === fence[0] && marker.length >= fence.length ? null : fence;
+}
+
 /**
- * Splits Markdown at top-level hint blocks (outside fenced code) and parses each part, so a hint's
- * content is ordinary Markdown. Hints do not nest; an unclosed `{% hint %}` stays text.
+ * The line closing a block tag opened before `from` (nested opens of the same tag counted), outside
+ * fenced code; -1 when it is not closed. With `flat`, another open first means it is not closed.
+ */
+function findClose(lines: string[], from: number, open: RegExp, close: RegExp, flat = false): number {
+  let fence: string | null = null;
+  let depth = 0;
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i] as string;
+    fence = fenceAfter(line, fence);
+    if (fence !== null) continue;
+    if (close.test(line)) {
+      if (depth === 0) return i;
+      depth--;
+    } else if (open.test(line)) {
+      if (flat) return -1;
+      depth++;
+    }
+  }
+  return -1;
+}
+
+/** The tabs of a `{% tabs %}` block's inner lines (text outside `{% tab %}` blocks is dropped). */
+function parseTabs(lines: string[]): TabNode[] {
+  const tabs: TabNode[] = [];
+  for (let i = 0; i < lines.length; i++) {
+    const open = TAB_OPEN.exec(lines[i] as string);
+    if (!open) continue;
+    const close = findClose(lines, i + 1, TAB_OPEN, TAB_CLOSE);
+    const end = close < 0 ? lines.length : close;
+    const inner = parseMarkdown(lines.slice(i + 1, end).join('\n'));
+    tabs.push({ type: 'tab', title: decodeTitle(open[1] ?? ''), children: inner.children as TabNode['children'] });
+    i = end;
+  }
+  return tabs;
+}
+
+/**
+ * Splits Markdown at GitBook's block tags (outside fenced code): hints and tabs hold Markdown of
+ * their own, parsed the same way; an embed is one line (an `{% endembed %}` after a caption is
+ * dropped, the caption stays text). Hints do not nest; an unclosed tag stays text.
  */
 export function parseMarkdown(markdown: string): Root {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
@@ -50,41 +121,36 @@ export function parseMarkdown(markdown: string): Root {
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i] as string;
-    const fenceMatch = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (fenceMatch?.[1]) {
-      const marker = fenceMatch[1];
-      if (fence === null) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = null;
-    }
-    const open = fence === null ? HINT_OPEN.exec(line) : null;
-    const close = open?.[1] && isHintStyle(open[1]) ? findHintClose(lines, i + 1) : -1;
-    if (open?.[1] && isHintStyle(open[1]) && close > 0) {
-      flush();
-      const inner = parseMarkdown(lines.slice(i + 1, close).join('\n'));
-      children.push({ type: 'hint', style: open[1], children: inner.children as HintNode['children'] });
-      i = close;
-      continue;
+    fence = fenceAfter(line, fence);
+    if (fence === null) {
+      const hint = HINT_OPEN.exec(line);
+      const hintClose = hint?.[1] && isHintStyle(hint[1]) ? findClose(lines, i + 1, HINT_OPEN, HINT_CLOSE, true) : -1;
+      if (hint?.[1] && isHintStyle(hint[1]) && hintClose > 0) {
+        flush();
+        const inner = parseMarkdown(lines.slice(i + 1, hintClose).join('\n'));
+        children.push({ type: 'hint', style: hint[1], children: inner.children as HintNode['children'] });
+        i = hintClose;
+        continue;
+      }
+      const tabsClose = TABS_OPEN.test(line) ? findClose(lines, i + 1, TABS_OPEN, TABS_CLOSE) : -1;
+      if (tabsClose > 0) {
+        flush();
+        children.push({ type: 'tabs', children: parseTabs(lines.slice(i + 1, tabsClose)) });
+        i = tabsClose;
+        continue;
+      }
+      const embed = EMBED.exec(line);
+      if (embed?.[1]) {
+        flush();
+        children.push({ type: 'embed', url: decodeTitle(embed[1]) });
+        continue;
+      }
+      if (EMBED_CLOSE.test(line)) continue;
     }
     pending.push(line);
   }
   flush();
   return { type: 'root', children };
-}
-
-function findHintClose(lines: string[], from: number): number {
-  let fence: string | null = null;
-  for (let i = from; i < lines.length; i++) {
-    const line = lines[i] as string;
-    const fenceMatch = /^\s{0,3}(`{3,}|~{3,})/.exec(line);
-    if (fenceMatch?.[1]) {
-      const marker = fenceMatch[1];
-      if (fence === null) fence = marker;
-      else if (marker[0] === fence[0] && marker.length >= fence.length) fence = null;
-    }
-    if (fence === null && HINT_CLOSE.test(line)) return i;
-    if (fence === null && HINT_OPEN.test(line)) return -1;
-  }
-  return -1;
 }
 
 export interface Frontmatter {

@@ -13,7 +13,7 @@ import type {
   TableRow,
 } from 'mdast';
 import type { Block, ContentRef, Fragment, Image, Inline, Leaf, MarkType, Table } from './document.js';
-import type { HintNode } from './mdast-hint.js';
+import type { EmbedNode, HintNode, TabsNode } from './mdast-hint.js';
 
 /** The stable URL form of a reference, read back by `urlToRef`. */
 export function refToUrl(ref: ContentRef): string {
@@ -245,6 +245,21 @@ function block(node: Block): RootContent[] {
       return [{ type: 'paragraph', children: [image(node)] }];
     case 'table':
       return [table(node)];
+    case 'tabs': {
+      const tabs: TabsNode = {
+        type: 'tabs',
+        children: node.nodes.map((item) => ({
+          type: 'tab',
+          title: item.data.title,
+          children: blocks(item.nodes) as BlockContent[],
+        })),
+      };
+      return [tabs];
+    }
+    case 'embed': {
+      const embed: EmbedNode = { type: 'embed', url: node.data.url };
+      return [embed];
+    }
     default: {
       const text = textOf(node);
       return text ? [{ type: 'paragraph', children: [{ type: 'text', value: text }] }] : [];

@@ -215,7 +215,9 @@ async function seed(ctx: Ctx) {
         title: 'Guide',
         document: {
           markdown:
-            '{% hint style="info" %}\nRead **this** first.\n{% endhint %}\n\n| Name | Value |\n| ---- | ----- |\n| a | `1` |\n',
+            '{% hint style="info" %}\nRead **this** first.\n{% endhint %}\n\n| Name | Value |\n| ---- | ----- |\n| a | `1` |\n\n' +
+            '{% tabs %}\n{% tab title="macOS" %}\nUse `brew`.\n{% endtab %}\n\n{% tab title="Linux" %}\nUse `apt`.\n{% endtab %}\n{% endtabs %}\n\n' +
+            '{% embed url="https://example.com/video" %}\n',
         },
       },
     ],
@@ -345,6 +347,9 @@ describe('Git export', () => {
     );
     expect(tree.get('guide/README.md')?.toString()).toContain(
       '{% hint style="info" %}\nRead **this** first.\n{% endhint %}',
+    );
+    expect(tree.get('guide/README.md')?.toString()).toContain(
+      '{% tabs %}\n{% tab title="macOS" %}\nUse `brew`.\n{% endtab %}\n\n{% tab title="Linux" %}\nUse `apt`.\n{% endtab %}\n{% endtabs %}\n\n{% embed url="https://example.com/video" %}\n',
     );
     expect(tree.get('guide/setup.md')?.toString()).toContain('Back to [home](../home.md) or [steps](#steps).');
     expect(tree.get('.gitbook/assets/logo.png')).toEqual(PNG);

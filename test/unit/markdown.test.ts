@@ -108,11 +108,35 @@ const CONSTRUCTS: Record<string, [string, (d: JsonDocument) => void]> = {
       expect((d.nodes[0] as { nodes: Block[] }).nodes.map((n) => n.type)).toEqual(['paragraph', 'list-unordered']);
     },
   ],
+  'tabs and embeds': [
+    '{% tabs %}\n{% tab title="npm" %}\n```sh\nnpm install\n```\n{% endtab %}\n\n{% tab title="Say &quot;hi&quot;" %}\nA *tab* with a [link](https://example.com).\n\n{% hint style="success" %}\nDone\n{% endhint %}\n{% endtab %}\n{% endtabs %}\n\n{% embed url="https://www.youtube.com/watch?v=abc" %}\n',
+    (d) => {
+      expect(d.nodes.map((n) => n.type)).toEqual(['tabs', 'embed']);
+      const tabs = d.nodes[0] as { nodes: Array<{ type: string; data: { title: string }; nodes: Block[] }> };
+      expect(tabs.nodes.map((t) => [t.type, t.data.title, t.nodes.map((n) => n.type)])).toEqual([
+        ['tabs-item', 'npm', ['code']],
+        ['tabs-item', 'Say "hi"', ['paragraph', 'hint']],
+      ]);
+      expect((d.nodes[1] as { data: { url: string } }).data.url).toBe('https://www.youtube.com/watch?v=abc');
+      expect(extractLinks(d).map((l) => l.ref)).toEqual([{ kind: 'url', url: 'https://example.com' }]);
+    },
+  ],
   'line breaks and dividers': [
     'Line one\\\nline two\n\n---\n\nAfter\n',
     (d) => expect(d.nodes[1]!.type).toBe('divider'),
   ],
 };
+
+describe('GitBook block tags', () => {
+  it('keeps a fenced tag as code, an unclosed tag as text, and drops an embed caption close', () => {
+    const fenced = markdownToDocument('```\n{% tabs %}\n{% endtabs %}\n```\n');
+    expect(fenced.nodes.map((n) => n.type)).toEqual(['code']);
+    expect(markdownToDocument('{% tabs %}\nNo end').nodes.map((n) => n.type)).toEqual(['paragraph']);
+    const captioned = markdownToDocument('{% embed url="https://example.com/v" %}\nA caption\n{% endembed %}\n');
+    expect(captioned.nodes.map((n) => n.type)).toEqual(['embed', 'paragraph']);
+    expect(documentToMarkdown(captioned)).toBe('{% embed url="https://example.com/v" %}\n\nA caption\n');
+  });
+});
 
 describe('document ⇄ Markdown', () => {
   for (const [name, [markdown, check]] of Object.entries(CONSTRUCTS)) {
