@@ -28,6 +28,7 @@ import {
   MAX_PARAM_LENGTH,
   registerErrorHandling,
 } from './core/errors.js';
+import { registerIdempotency } from './core/idempotency.js';
 import { newId } from './core/ids.js';
 import { ResourceLocks } from './core/locks.js';
 import { registerRateLimit } from './core/rate-limit.js';
@@ -142,6 +143,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const locks = new ResourceLocks(config.databaseUrl);
   app.addHook('onClose', async () => locks.close());
   registerConditionalRequests(app, locks);
+  // Idempotency-Key on POST: a retry replays the first response instead of doing the work again.
+  registerIdempotency(app, db);
   app.addSchema(ErrorBody);
   // Every route documents the error envelope for its failures.
   app.addHook('onRoute', (route) => {

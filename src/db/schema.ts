@@ -595,6 +595,23 @@ export interface Database {
   search_index_state: SearchIndexStateTable;
   git_sync: GitSyncTable;
   revision_git: RevisionGitTable;
+  idempotency_keys: IdempotencyKeysTable;
+}
+
+/** The first response to a POST sent with an `Idempotency-Key`, replayed to its retries (core/idempotency.ts). */
+export interface IdempotencyKeysTable {
+  token_id: string;
+  key: string;
+  /** SHA-256 of method, path and body: a retry must send the same. */
+  fingerprint: string;
+  /** `running` while the first request is being handled, then `done`. */
+  state: string;
+  status: number | null;
+  /** JSON object of the response headers replayed (`location`, `content-type`). */
+  headers: string | null;
+  body: string | null;
+  created_at: string;
+  expires_at: string;
 }
 
 export type UserRow = Selectable<UsersTable>;

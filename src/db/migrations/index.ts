@@ -10,6 +10,7 @@ import * as m0007 from './0007_search.js';
 import * as m0008 from './0008_ads.js';
 import * as m0009 from './0009_site_publishing.js';
 import * as m0010 from './0010_git_sync.js';
+import * as m0011 from './0011_idempotency_keys.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_ads': m0008,
   '0009_site_publishing': m0009,
   '0010_git_sync': m0010,
+  '0011_idempotency_keys': m0011,
 };

@@ -1,0 +1,167 @@
+/**
+ * `Idempotency-Key` on every authenticated `POST` under `/v1` (the IETF draft
+ * draft-ietf-httpapi-idempotency-key-header, as Stripe does it): the first request with a key does
+ * the work and its response (status, body, `Location`, `Content-Type`) is kept 24 hours for that
+ * token; a retry with the same key, path and body gets that response again (`Idempotent-Replayed:
+ * true`) without the work being done again. The same key with another body or path is a 422; a retry
+ * while the first is still running is a 409.
+ *
+ * The key is claimed by inserting its row (primary key token + key) before the handler runs, so two
+ * processes on one database cannot both run it. Responses of 5xx are not kept (the row is removed: a
+ * retry runs again); neither are bodies that are not text. A row left `running` by a process that
+ * died is taken over after {@link ABANDONED_MS}. Expired rows are purged at most every 10 minutes.
+ * Requests refused before the handler (authentication, rate limit, validation) never claim the key.
+ */
+import { createHash } from 'node:crypto';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Db } from '../db/database.js';
+import { isUniqueViolation } from '../db/dialect.js';
+import { ApiError, badRequest, conflict } from './errors.js';
+
+const KEEP_MS = 24 * 3_600_000;
+/** A claim older than this with no response stored belongs to a request that will never finish. */
+const ABANDONED_MS = 15 * 60_000;
+const PURGE_EVERY_MS = 10 * 60_000;
+/** Response headers replayed with the stored body. */
+const REPLAYED_HEADERS = ['location', 'content-type'] as const;
+
+interface Claim {
+  tokenId: string;
+  key: string;
+}
+
+function fingerprint(request: FastifyRequest): string {
+  const hash = createHash('sha256').update(`${request.method} ${request.url}\n`);
+  const body = request.body;
+  if (typeof body === 'string' || Buffer.isBuffer(body)) hash.update(body);
+  else hash.update(JSON.stringify(body ?? null));
+  return hash.digest('hex');
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return Array.isArray(value) ? value[0] : value;
+}
+
+type Stored = { status: number; headers: Record<string, string>; body: string };
+type ClaimResult = { claimed: true } | { claimed: false; stored: Stored };
+
+/** Inserts the key's row, or says why not: a stored response to replay, or an error. */
+async function claim(db: Db, claimKey: Claim, print: string): Promise<ClaimResult> {
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const now = new Date();
+    try {
+      await db
+        .insertInto('idempotency_keys')
+        .values({
+          token_id: claimKey.tokenId,
+          key: claimKey.key,
+          fingerprint: print,
+          state: 'running',
+          status: null,
+          headers: null,
+          body: null,
+          created_at: now.toISOString(),
+          expires_at: new Date(now.getTime() + KEEP_MS).toISOString(),
+        })
+        .execute();
+      return { claimed: true };
+    } catch (error) {
+      if (!isUniqueViolation(error)) throw error;
+    }
+    const row = await db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('token_id', '=', claimKey.tokenId)
+      .where('key', '=', claimKey.key)
+      .executeTakeFirst();
+    if (!row) continue; // released meanwhile (a 5xx): claim again
+    const expired = row.expires_at <= now.toISOString();
+    const abandoned = row.state === 'running' && Date.parse(row.created_at) < now.getTime() - ABANDONED_MS;
+    if (expired || abandoned) {
+      // Conditional on the row read, so of two processes taking it over only one deletes it.
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('token_id', '=', row.token_id)
+        .where('key', '=', row.key)
+        .where('created_at', '=', row.created_at)
+        .execute();
+      continue;
+    }
+    if (row.fingerprint !== print) {
+      throw new ApiError(
+        422,
+        'Idempotency-Key: this key was already used with another request (method, path or body differ)',
+      );
+    }
+    if (row.state !== 'done' || row.status === null) {
+      throw conflict('Idempotency-Key: the first request with this key is still being processed; retry later');
+    }
+    return {
+      claimed: false,
+      stored: { status: row.status, headers: JSON.parse(row.headers ?? '{}'), body: row.body ?? '' },
+    };
+  }
+  throw conflict('Idempotency-Key: the key is being used by concurrent requests; retry later');
+}
+
+export function registerIdempotency(app: FastifyInstance, db: Db): void {
+  const claims = new WeakMap<FastifyRequest, Claim>();
+  let lastPurge = 0;
+
+  function purge() {
+    if (Date.now() - lastPurge < PURGE_EVERY_MS) return;
+    lastPurge = Date.now();
+    db.deleteFrom('idempotency_keys')
+      .where('expires_at', '<', new Date().toISOString())
+      .execute()
+      .catch((error) => app.log.warn({ err: error }, 'could not purge expired idempotency keys'));
+  }
+
+  app.addHook('preHandler', async (request, reply) => {
+    if (request.method !== 'POST' || !request.auth || !request.routeOptions.url?.startsWith('/v1')) return;
+    const key = header(request, 'idempotency-key');
+    if (key === undefined) return;
+    if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
+      throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters');
+    }
+    const claimKey = { tokenId: request.auth.tokenId, key };
+    const result = await claim(db, claimKey, fingerprint(request));
+    purge();
+    if (result.claimed) {
+      claims.set(request, claimKey);
+      return;
+    }
+    const { status, headers, body } = result.stored;
+    await reply.code(status).headers(headers).header('idempotent-replayed', 'true').send(body);
+    return reply;
+  });
+
+  app.addHook('onSend', async (request, reply, payload) => {
+    const claimKey = claims.get(request);
+    if (!claimKey) return payload;
+    claims.delete(request);
+    const row = db
+      .updateTable('idempotency_keys')
+      .where('token_id', '=', claimKey.tokenId)
+      .where('key', '=', claimKey.key);
+    const text = typeof payload === 'string' ? payload : payload == null ? '' : null;
+    if (reply.statusCode >= 500 || text === null) {
+      // Not replayable: let a retry run again.
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('token_id', '=', claimKey.tokenId)
+        .where('key', '=', claimKey.key)
+        .execute();
+      return payload;
+    }
+    const headers: Record<string, string> = {};
+    for (const name of REPLAYED_HEADERS) {
+      const value = reply.getHeader(name);
+      if (value !== undefined) headers[name] = String(value);
+    }
+    // Stored before the response leaves, so a retry sent after it arrives finds it.
+    await row.set({ state: 'done', status: reply.statusCode, headers: JSON.stringify(headers), body: text }).execute();
+    return payload;
+  });
+}
