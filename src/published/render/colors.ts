@@ -67,11 +67,15 @@ export function colorVariables(colors: SiteColors): string {
     const background = theme === 'light' ? LIGHT_BACKGROUND : DARK_BACKGROUND;
     const primary = parseHex(colors.primary[theme]) ?? [52, 109, 219];
     put('primary', theme, primary);
-    put('link', theme, readableOn(primary, background));
     put('on-primary', theme, textOn(primary));
     // The tint colours the page's surfaces lightly, keeping text contrast.
-    const tint = parseHex(colors.tint?.[theme]);
-    put('tint', theme, tint ? mix(background, tint, theme === 'light' ? 0.06 : 0.1) : mix(background, primary, 0.04));
+    const tintColor = parseHex(colors.tint?.[theme]);
+    const tint = tintColor
+      ? mix(background, tintColor, theme === 'light' ? 0.06 : 0.1)
+      : mix(background, primary, 0.04);
+    put('tint', theme, tint);
+    // Links are also drawn on the tint (the sidebar's current page), so they must read on both.
+    put('link', theme, readableOn(readableOn(primary, tint), background));
     for (const [name, value] of Object.entries(colors.hints)) {
       const hint = parseHex(value[theme]) ?? primary;
       put(`hint-${name}`, theme, readableOn(hint, background, 3));

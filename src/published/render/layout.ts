@@ -45,6 +45,9 @@ export function siteTitle(shell: Pick<Shell, 'customization' | 'reader'>): strin
   return shell.customization.title ?? shell.reader.model.site.title;
 }
 
+/** The favicon of a site that set none (GitBook also shows a default icon). */
+const DEFAULT_FAVICON = '📖';
+
 /** An emoji favicon, as an SVG data URI (built as a hast tree, then URI-encoded). */
 function emojiIcon(emoji: string): string {
   const svg = s('svg', { xmlns: 'http://www.w3.org/2000/svg', viewBox: '0 0 100 100' }, [
@@ -61,9 +64,8 @@ function head(shell: Shell, parts: PageParts): Element {
         h('link', { rel: 'icon', href: c.favicon.icon.light, media: '(prefers-color-scheme: light)' }),
         h('link', { rel: 'icon', href: c.favicon.icon.dark, media: '(prefers-color-scheme: dark)' }),
       ]
-    : c.favicon.emoji
-      ? [h('link', { rel: 'icon', href: emojiIcon(c.favicon.emoji) })]
-      : [];
+    : // Without one, browsers ask for /favicon.ico at the origin, outside the site: a 404 on every visit.
+      [h('link', { rel: 'icon', href: emojiIcon(c.favicon.emoji ?? DEFAULT_FAVICON) })];
   const colors = colorVariables({
     primary: c.styling.primaryColor,
     tint: c.styling.tint?.color,

@@ -1,0 +1,152 @@
+/**
+ * A published site as a reader uses it, in a real browser: the page and its sidebar, a nested page
+ * reached through the sidebar, the search box, the theme toggle, a phone-width layout, no console
+ * errors and no serious accessibility violations. Screenshots go to test-output/ (not committed).
+ */
+import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness } from '../helpers/app.js';
+import { browserMissing, checkAccessibility, collectConsoleErrors, launchBrowser } from '../helpers/browser.js';
+import { type PublishedWorld, publishedWorld } from '../helpers/published.js';
+
+const OUTPUT = 'test-output';
+
+/** A free loopback port: the site's URLs are built from PUBLIC_URL, so it must be where the browser goes. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+describe.skipIf(browserMissing)('a published site in a browser', () => {
+  let h: Harness;
+  let w: PublishedWorld;
+  let browser: Browser;
+  let port: number;
+
+  beforeAll(async () => {
+    port = await freePort();
+    h = await createHarness({ publicUrl: `http://127.0.0.1:${port}` });
+    w = await publishedWorld(h, 'public');
+    // The toggle is the default; set it explicitly so the test does not depend on that default.
+    const put = await w.admin.client.put(`${w.api}/customization`, { themes: { default: 'light', toggeable: true } });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    await h.app.listen({ port, host: '127.0.0.1' });
+    const launched = await launchBrowser();
+    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
+    browser = launched;
+    mkdirSync(OUTPUT, { recursive: true });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  async function expectNoSeriousViolations(page: Page) {
+    const violations = await checkAccessibility(page);
+    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+  }
+
+  it('reads a page, follows the sidebar, searches, toggles the theme', async () => {
+    expect(w.siteUrl).toBe(`http://127.0.0.1:${port}${w.base}`);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    const errors = collectConsoleErrors(page);
+    // Console errors of failed loads do not name the resource; these do.
+    const failed: string[] = [];
+    page.on('response', (r) => {
+      if (r.status() >= 400) failed.push(`${r.status()} ${r.url()}`);
+    });
+    await page.goto(w.siteUrl);
+
+    await expect(page.title()).resolves.toBe('Getting started | Acme Docs');
+    await expect(page.locator('h1.page-title').textContent()).resolves.toBe('🚀 Getting started');
+    const sidebar = page.getByRole('navigation', { name: 'Pages', exact: true });
+    const sidebarLinks = (await sidebar.getByRole('link').allTextContents()).map((t) => t.trim());
+    // Top-level pages and the link page; the group is a heading; closed branches show no children.
+    expect(sidebarLinks).toEqual(['🚀 Getting started', 'Installation', 'Deployment', 'Website']);
+    await expect(sidebar.locator('.group-title').textContent()).resolves.toBe('Advanced');
+    await expect(sidebar.getByRole('link', { name: 'Getting started' }).getAttribute('aria-current')).resolves.toBe(
+      'page',
+    );
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
+    await page.screenshot({ path: `${OUTPUT}/published-light.png`, fullPage: true });
+    await expectNoSeriousViolations(page);
+
+    // A page nested two levels down (group → Deployment → Docker), reached as a reader does: opening
+    // Deployment opens its branch in the sidebar.
+    await sidebar.getByRole('link', { name: 'Deployment' }).click();
+    await page.waitForURL(/\/deployment$/);
+    await expect(page.locator('h1.page-title').textContent()).resolves.toBe('Deployment');
+    await sidebar.getByRole('link', { name: 'Docker' }).click();
+    await page.waitForURL(/\/docker$/);
+    await expect(page.locator('h1.page-title').textContent()).resolves.toBe('Docker');
+    await expect(page.locator('nav.breadcrumbs').textContent()).resolves.toContain('Deployment');
+    await expect(sidebar.getByRole('link', { name: 'Docker' }).getAttribute('aria-current')).resolves.toBe('page');
+
+    // The search box: live results under it while typing, and the results page on submit.
+    const box = page.getByRole('searchbox', { name: 'Search Acme Docs' });
+    await box.fill('Zeppelin');
+    const live = page.locator('#search-results');
+    await live.getByRole('link', { name: /Docker/ }).waitFor({ state: 'visible' });
+    await box.press('Enter');
+    await page.waitForURL(/~search\?q=Zeppelin/);
+    await expect(page.locator('h1.page-title').textContent()).resolves.toBe('Results for “Zeppelin”');
+    const result = page.locator('ol.results').getByRole('link', { name: 'Docker' });
+    expect(new URL((await result.getAttribute('href')) ?? '', page.url()).pathname).toMatch(
+      new RegExp(`^${w.base}/.*docker$`),
+    );
+    await result.click();
+    await page.waitForURL(/\/docker$/);
+
+    // The theme toggle switches the page to dark and back, and remembers the choice.
+    const toggle = page.locator('button.theme-toggle');
+    await expect(toggle.isVisible()).resolves.toBe(true);
+    await toggle.click();
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    expect(await toggle.getAttribute('aria-pressed')).toBe('true');
+    await page.goto(w.siteUrl);
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
+    await page.screenshot({ path: `${OUTPUT}/published-dark.png`, fullPage: true });
+    await expectNoSeriousViolations(page);
+    await page.locator('button.theme-toggle').click();
+    expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
+
+    expect(errors, failed.join('\n')).toEqual([]);
+    await page.close();
+  }, 300_000);
+
+  it('fits a phone: no horizontal scroll, the menu opens the sidebar', async () => {
+    const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    page.setDefaultTimeout(60_000);
+    const errors = collectConsoleErrors(page);
+    await page.goto(w.siteUrl);
+    await expect(page.locator('h1.page-title').textContent()).resolves.toBe('🚀 Getting started');
+    const widths = await page.evaluate(() => ({
+      scroll: document.documentElement.scrollWidth,
+      client: document.documentElement.clientWidth,
+    }));
+    expect(widths.scroll).toBeLessThanOrEqual(widths.client);
+    await page.screenshot({ path: `${OUTPUT}/published-phone.png`, fullPage: true });
+    const menu = page.getByRole('button', { name: 'Menu' });
+    if (await menu.isVisible()) {
+      await menu.click();
+      expect(await menu.getAttribute('aria-expanded')).toBe('true');
+      await page
+        .getByRole('navigation', { name: 'Pages', exact: true })
+        .getByRole('link', { name: 'Installation' })
+        .click();
+      await page.waitForURL(/\/installation$/);
+      await expect(page.locator('h1.page-title').textContent()).resolves.toBe('Installation');
+    }
+    await expectNoSeriousViolations(page);
+    expect(errors).toEqual([]);
+    await context.close();
+  }, 300_000);
+});
