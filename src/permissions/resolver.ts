@@ -177,6 +177,72 @@ export async function loadViewer(db: Db, organizationId: string, userId: string)
   });
 }
 
+/**
+ * The viewers of several users of one organization (a page of members), in four queries however
+ * many users there are; users who are not enabled members resolve to no role, as with {@link loadViewer}.
+ */
+export async function loadViewers(db: Db, organizationId: string, userIds: string[]): Promise<Map<string, Viewer>> {
+  const viewers = new Map<string, Viewer>();
+  if (userIds.length === 0) return viewers;
+  const [memberships, teams, collections] = await Promise.all([
+    db
+      .selectFrom('members')
+      .select(['user_id', 'role', 'disabled'])
+      .where('organization_id', '=', organizationId)
+      .where('user_id', 'in', userIds)
+      .execute(),
+    db
+      .selectFrom('team_members')
+      .innerJoin('teams', 'teams.id', 'team_members.team_id')
+      .select(['team_members.user_id', 'team_members.team_id'])
+      .where('teams.organization_id', '=', organizationId)
+      .where('team_members.user_id', 'in', userIds)
+      .execute(),
+    loadCollections(db, organizationId),
+  ]);
+  const teamIds = [...new Set(teams.map((t) => t.team_id))];
+  const grantRows = await db
+    .selectFrom('content_permissions')
+    .select(['target_type', 'target_id', 'principal_type', 'principal_id', 'role'])
+    .where('organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('principal_type', '=', 'user'), eb('principal_id', 'in', userIds)]),
+        ...(teamIds.length > 0 ? [eb.and([eb('principal_type', '=', 'team'), eb('principal_id', 'in', teamIds)])] : []),
+      ]),
+    )
+    .execute();
+  const grantsOf = new Map<string, typeof grantRows>();
+  for (const row of grantRows)
+    grantsOf.set(`${row.principal_type}:${row.principal_id}`, [
+      ...(grantsOf.get(`${row.principal_type}:${row.principal_id}`) ?? []),
+      row,
+    ]);
+  const teamsOf = new Map<string, string[]>();
+  for (const t of teams) teamsOf.set(t.user_id, [...(teamsOf.get(t.user_id) ?? []), t.team_id]);
+  const membershipOf = new Map(memberships.map((m) => [m.user_id, m]));
+  for (const userId of userIds) {
+    const membership = membershipOf.get(userId);
+    const member = membership !== undefined && membership.disabled === 0;
+    const grants = new Map<string, Role | null>();
+    const principals = [`user:${userId}`, ...(teamsOf.get(userId) ?? []).map((t) => `team:${t}`)];
+    for (const row of principals.flatMap((p) => grantsOf.get(p) ?? [])) {
+      const key = `${row.target_type}:${row.target_id}`;
+      grants.set(key, highest([grants.get(key), isRole(row.role) ? row.role : null]));
+    }
+    viewers.set(
+      userId,
+      new Viewer(userId, organizationId, {
+        orgRole: member && isRole(membership?.role) ? membership.role : null,
+        member,
+        grantOn: (type, id) => grants.get(`${type}:${id}`) ?? null,
+        collections,
+      }),
+    );
+  }
+  return viewers;
+}
+
 /** The collection ids from `node`'s parent up to the root. */
 function ancestors(node: ContentNode, collections: ReadonlyMap<string, CollectionShape>): string[] {
   const chain: string[] = [];

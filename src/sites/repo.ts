@@ -29,3 +29,15 @@ export async function findShareLinkByKey(
     .where('key', '=', key)
     .executeTakeFirst();
 }
+
+/** Every site of an organization with the live spaces it publishes, as resolver nodes (one row per pair). */
+export async function listSiteSpaceNodes(db: Db, organizationId: string) {
+  return db
+    .selectFrom('site_spaces')
+    .innerJoin('sites', 'sites.id', 'site_spaces.site_id')
+    .innerJoin('spaces', 'spaces.id', 'site_spaces.space_id')
+    .select(['site_spaces.site_id', 'spaces.id', 'spaces.parent_id', 'spaces.default_level'])
+    .where('sites.organization_id', '=', organizationId)
+    .where('spaces.deleted_at', 'is', null)
+    .execute();
+}

@@ -5,6 +5,8 @@ import type { Role } from '../../core/schemas.js';
 import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import { containsInsensitive } from '../../db/dialect.js';
+import { loadViewers } from '../../permissions/resolver.js';
+import { listSiteSpaceNodes } from '../../sites/repo.js';
 import { grantedSpaceCounts } from '../permissions/repo.js';
 import type { ListMembersQuery } from './schemas.js';
 
@@ -102,7 +104,7 @@ export interface MemberCounts {
   sites: number;
 }
 
-/** Per-user counts shown on Member objects, for a whole page of members in one query per count. */
+/** Per-user counts shown on Member objects, for a whole page of members in a fixed number of queries. */
 export async function memberCounts(
   db: Db,
   organizationId: string,
@@ -125,6 +127,30 @@ export async function memberCounts(
   for (const [userId, n] of await grantedSpaceCounts(db, 'user', userIds, organizationId)) {
     const entry = counts.get(userId);
     if (entry) entry.spaces = n;
+  }
+  for (const [userId, n] of await siteCounts(db, organizationId, userIds)) {
+    const entry = counts.get(userId);
+    if (entry) entry.sites = n;
+  }
+  return counts;
+}
+
+/**
+ * How many of the organization's sites each user can reach: a site counts when the user has a role
+ * on at least one live space it publishes, as resolved for the site's permissions aggregate (so a
+ * member's `sites` is the number of site aggregates listing them). A fixed number of queries for
+ * any number of users; the roles are resolved in memory.
+ */
+async function siteCounts(db: Db, organizationId: string, userIds: string[]): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  const nodes = await listSiteSpaceNodes(db, organizationId);
+  if (nodes.length === 0) return counts;
+  for (const [userId, viewer] of await loadViewers(db, organizationId, userIds)) {
+    const reached = new Set<string>();
+    for (const node of nodes) {
+      if (!reached.has(node.site_id) && viewer.roleOn({ type: 'space', ...node })) reached.add(node.site_id);
+    }
+    counts.set(userId, reached.size);
   }
   return counts;
 }
