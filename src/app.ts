@@ -5,18 +5,12 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, {
-  type FastifyBaseLogger,
-  type FastifyInstance,
-  type FastifyServerOptions,
-  type RawReplyDefaultExpression,
-  type RawRequestDefaultExpression,
-  type RawServerDefault,
-} from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
 import type { Config } from './config.js';
+import type { App } from './core/app.js';
 import { registerAuth } from './core/auth.js';
 import { registerConditionalRequests } from './core/conditional.js';
 import { trackHandlers } from './core/drain.js';
@@ -40,24 +34,7 @@ import { migrateToLatest } from './db/migrate.js';
 import { JobWorker } from './jobs/index.js';
 import { registerPublished } from './published/routes.js';
 
-/** The Fastify instance type every route module receives. */
-export type App = FastifyInstance<
-  RawServerDefault,
-  RawRequestDefaultExpression,
-  RawReplyDefaultExpression,
-  FastifyBaseLogger,
-  TypeBoxTypeProvider
->;
-
-declare module 'fastify' {
-  interface FastifyInstance {
-    db: Db;
-    config: Config;
-    urls: Urls;
-    /** The background job worker: areas register their job handlers on it. */
-    jobs: JobWorker;
-  }
-}
+export type { App } from './core/app.js';
 
 export interface BuildOptions {
   config: Config;

@@ -10,8 +10,8 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { advanceChangeRequest, createChangeRequest } from '../api/change-requests/repo.js';
-import type { App } from '../app.js';
 import { loadRevision, type Snapshot, writeRevision } from '../content/store.js';
+import type { App } from '../core/app.js';
 import { decryptSecret, secretsKey } from '../core/secrets.js';
 import type { Db } from '../db/database.js';
 import type { GitSyncRow, SpaceRow } from '../db/schema.js';

@@ -12,7 +12,7 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { App } from '../app.js';
+import type { App } from '../core/app.js';
 import { Memo } from './cache.js';
 import { findSiteId, type HostSite, matchHostSite, sitesOnHost } from './model.js';
 import { bare, PublishedSites } from './service.js';

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../app.js';
+import type { App } from '../core/app.js';
 import { signingKey } from '../core/keys.js';
 import { secretsKey } from '../core/secrets.js';
 import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';

@@ -15,7 +15,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { type AnswerState, answerQuestion } from '../../ai/answer.js';
 import { LlmError } from '../../ai/llm.js';
 import { recommendedQuestions } from '../../ai/questions.js';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { ApiError, forbidden, notFound } from '../../core/errors.js';
 import type { SpaceRow } from '../../db/schema.js';

@@ -5,9 +5,9 @@
  * schema and refused with 400 until they are supported.
  */
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
 import { runImport } from '../../content/importers/index.js';
 import { writeRevision } from '../../content/store.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { ImportBody, ImportResult } from '../content/schemas.js';
 import { authorizeChangeRequest } from './access.js';

@@ -4,10 +4,10 @@
  * reviewers (and higher) merge.
  */
 import { type Static, Type } from 'typebox';
-import type { App } from '../../app.js';
 import { applyBatch, type Change } from '../../content/batch.js';
 import { threeWayMerge } from '../../content/merge.js';
 import { loadRevision, type Snapshot, writeRevision } from '../../content/store.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { PagedList } from '../../core/paging.js';

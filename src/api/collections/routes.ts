@@ -1,6 +1,6 @@
 /** Collections: create and list in an organization; get, update, delete, list spaces, move, transfer. */
 
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { PagedList, paginateArray } from '../../core/paging.js';

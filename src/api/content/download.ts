@@ -1,7 +1,7 @@
 /** File downloads: the `downloadURL` of every file serves its bytes to readers of the space. */
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
 import { loadRevision } from '../../content/store.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { authorizeSpace } from '../../permissions/content.js';

@@ -5,8 +5,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
 import { findPage, flattenPages, loadRevision, type Snapshot } from '../../content/store.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { paginateArray } from '../../core/paging.js';

@@ -11,8 +11,8 @@
 import type { FastifyRequest } from 'fastify';
 import { zipSync } from 'fflate';
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
 import { loadRevision } from '../../content/store.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { assertFetchableUrl, FetchError } from '../../core/fetch.js';

@@ -10,7 +10,7 @@
  * Icons and previews are public (`urls.icon`, `previewImages`).
  */
 import type { FastifyReply } from 'fastify';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import { PagedList } from '../../core/paging.js';

@@ -1,6 +1,6 @@
 /** Organization members: list, get, change role, remove, SSO, their teams; and invites. */
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { PagedList, PageQuery, paginateArray } from '../../core/paging.js';

@@ -3,7 +3,7 @@
  * Safe to run again from the start (a crash may interrupt it anywhere): it only ever writes in
  * the final transaction, and both outcomes are conditional on the source not having changed.
  */
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import type { JobHandler } from '../../jobs/index.js';
 import { loadSpecification, SpecLoadError } from './load.js';
 import { type ProcessPayload, recordFailure, recordSuccess, startProcessing } from './repo.js';

@@ -4,7 +4,7 @@
  * (see process.ts); the response says `processingState: pending` and the versions follow.
  */
 import type { Static } from 'typebox';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { assertFetchableUrl, FetchError } from '../../core/fetch.js';

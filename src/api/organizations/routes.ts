@@ -1,7 +1,7 @@
 /** Organizations: list mine, create, get, patch, ping. */
 import { SignJWT } from 'jose';
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { signingKey } from '../../core/keys.js';

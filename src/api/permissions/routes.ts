@@ -5,7 +5,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { PagedList, paginateArray } from '../../core/paging.js';

@@ -4,7 +4,7 @@
  * one permission resolver, as the space aggregates are.
  */
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { PagedList, PageQuery, paginateArray } from '../../core/paging.js';
 import { ROLES, type Role, StringEnum } from '../../core/schemas.js';
 import { aggregateRoles } from '../../permissions/resolver.js';

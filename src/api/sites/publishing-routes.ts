@@ -6,7 +6,7 @@
  * they are for site admins.
  */
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest } from '../../core/errors.js';
 import { signingKey } from '../../core/keys.js';

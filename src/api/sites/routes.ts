@@ -1,5 +1,5 @@
 /** Sites: list, create, read, update and delete them; publish and unpublish. */
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { mapPage, PagedList } from '../../core/paging.js';

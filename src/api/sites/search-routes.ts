@@ -5,7 +5,7 @@
  * pages grouped by space, each with its global rank and its best sections.
  */
 import type { Static } from 'typebox';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { PagedList, paginateArray } from '../../core/paging.js';
 import type { SiteSpaceRow } from '../../db/schema.js';

@@ -1,6 +1,6 @@
 /** Spaces: create and list in an organization; get, update, soft-delete, restore and move one. */
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { PagedList, paginateArray } from '../../core/paging.js';

@@ -1,6 +1,6 @@
 /** Teams and their members. Org members read; org admins change teams; team owners manage their team's members. */
 import { Type } from 'typebox';
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, forbidden, notFound } from '../../core/errors.js';
 import { PagedList, PageQuery } from '../../core/paging.js';

@@ -2,7 +2,7 @@
  * Translation settings of an organization. Members read; members with the create role or higher
  * add, change and delete them.
  */
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { mapPage, PagedList } from '../../core/paging.js';

@@ -1,5 +1,5 @@
 /** `GET /v1/user`: the authenticated user. */
-import type { App } from '../../app.js';
+import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { UserSchema } from '../../core/schemas.js';
 import { presentUser } from './present.js';

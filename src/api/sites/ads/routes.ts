@@ -5,7 +5,7 @@
  * in the site's `ads` field.
  */
 import { Type } from 'typebox';
-import type { App } from '../../../app.js';
+import type { App } from '../../../core/app.js';
 import { caller } from '../../../core/auth.js';
 import { badRequest, conflict, notFound } from '../../../core/errors.js';
 import { PagedList, paginate } from '../../../core/paging.js';

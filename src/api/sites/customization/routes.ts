@@ -1,6 +1,6 @@
 /** Customization settings of a site, and the overrides of one site space. */
 import { Type } from 'typebox';
-import type { App } from '../../../app.js';
+import type { App } from '../../../core/app.js';
 import { notFound } from '../../../core/errors.js';
 import { NoContent } from '../../../core/schemas.js';
 import { nowIso } from '../../../core/time.js';

@@ -1,5 +1,5 @@
 /** Site redirects: list, create, change and delete them; resolve a source to its published target. */
-import type { App } from '../../../app.js';
+import type { App } from '../../../core/app.js';
 import { notFound } from '../../../core/errors.js';
 import { mapPage, PagedList } from '../../../core/paging.js';
 import { NoContent } from '../../../core/schemas.js';

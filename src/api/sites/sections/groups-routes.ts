@@ -1,5 +1,5 @@
 /** Site section groups: list, add, change, delete and move them; add sections to them and take them out. */
-import type { App } from '../../../app.js';
+import type { App } from '../../../core/app.js';
 import { caller } from '../../../core/auth.js';
 import { PagedList, paginateArray } from '../../../core/paging.js';
 import { NoContent, type Role } from '../../../core/schemas.js';

@@ -1,5 +1,5 @@
 /** Site sections: list, add, change, delete and move the sections of a site. Groups: `groups.ts`. */
-import type { App } from '../../../app.js';
+import type { App } from '../../../core/app.js';
 import { caller } from '../../../core/auth.js';
 import { badRequest } from '../../../core/errors.js';
 import { PagedList, paginateArray } from '../../../core/paging.js';

@@ -2,7 +2,7 @@
  * Share links of a site: secret keys that open a `share-link` site. Listing them reveals the keys, so
  * every operation here is for organization admins.
  */
-import type { App } from '../../../app.js';
+import type { App } from '../../../core/app.js';
 import { notFound } from '../../../core/errors.js';
 import { mapPage, PagedList } from '../../../core/paging.js';
 import { NoContent } from '../../../core/schemas.js';

@@ -3,7 +3,7 @@
  * address fields, its structure, the Space objects of its site spaces (as the caller sees them) and
  * the published-URL builder (with the share key, when one was given and is valid).
  */
-import type { App } from '../../../app.js';
+import type { App } from '../../../core/app.js';
 import { badRequest } from '../../../core/errors.js';
 import type { Role } from '../../../core/schemas.js';
 import type { Db } from '../../../db/database.js';

@@ -1,5 +1,5 @@
 /** Site spaces: list, add, change (path, condition), remove and move the spaces published on a site. */
-import type { App } from '../../../app.js';
+import type { App } from '../../../core/app.js';
 import { caller } from '../../../core/auth.js';
 import { PagedList, paginateArray } from '../../../core/paging.js';
 import { NoContent, type Role } from '../../../core/schemas.js';

@@ -1,0 +1,63 @@
+/**
+ * What every service function shares. Each change of data has exactly one service function
+ * (`src/api/<area>/service.ts`, or `src/services/` for a change that spans areas): it takes a
+ * `ServiceContext` (who acts, on which database), authorizes through `src/permissions`, makes the
+ * change inside one transaction (`inTransaction`), and returns plain data for the route to present.
+ * Route handlers only validate, call the service and present; jobs and the CLI call the same
+ * functions with a system or CLI actor. Keeping every write behind one function is what lets the
+ * change be recorded (audit log, webhooks) in the transaction that makes it.
+ */
+import type { FastifyRequest } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Db } from '../db/database.js';
+import type { Database, UserRow } from '../db/schema.js';
+import type { App } from './app.js';
+import { caller } from './auth.js';
+import type { Urls } from './urls.js';
+
+/** Who makes a change: a user through an access token, the CLI, or the system (jobs). */
+export interface Actor {
+  type: 'user' | 'system';
+  /** The acting user; null for the system. */
+  user: UserRow | null;
+  /** The access token the change came through, when it came through the API. */
+  tokenId: string | null;
+  source: 'api' | 'cli' | 'system';
+}
+
+export interface ServiceContext {
+  db: Db;
+  urls: Urls;
+  actor: Actor;
+}
+
+/** The database handle a service or repo works on: the app's, or the transaction it is part of. */
+export type DbOrTrx = Db | Transaction<Database>;
+
+export const SYSTEM_ACTOR: Actor = Object.freeze({ type: 'system', user: null, tokenId: null, source: 'system' });
+
+/** The acting user of an authenticated API request. */
+export function actorOf(request: FastifyRequest): Actor {
+  const auth = caller(request);
+  return { type: 'user', user: auth.user, tokenId: auth.tokenId, source: 'api' };
+}
+
+/** The context a route hands to a service function. */
+export function serviceContext(app: App, request: FastifyRequest): ServiceContext {
+  return { db: app.db, urls: app.urls, actor: actorOf(request) };
+}
+
+/** The acting user of a context, for services that only users can call (the API's writes). */
+export function actingUser(ctx: ServiceContext): UserRow {
+  if (!ctx.actor.user) throw new Error('this operation needs an acting user');
+  return ctx.actor.user;
+}
+
+/**
+ * Runs `fn` in one transaction, or inside the caller's when `db` already is one (so a service can
+ * call another and both changes commit or roll back together).
+ */
+export async function inTransaction<T>(db: DbOrTrx, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+  if (db.isTransaction) return fn(db as Transaction<Database>);
+  return db.transaction().execute(fn);
+}
