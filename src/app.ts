@@ -25,6 +25,7 @@ import {
 import { registerIdempotency } from './core/idempotency.js';
 import { newId } from './core/ids.js';
 import { ResourceLocks } from './core/locks.js';
+import { registerMetrics } from './core/metrics.js';
 import { registerRateLimit } from './core/rate-limit.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
@@ -112,6 +113,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   registerErrorHandling(app);
+  registerMetrics(app, { db, jobs, token: config.metricsToken });
   rejectNulCharacters(app);
   registerAuth(app);
   // After authentication: a caller with a valid token is counted by its token, others by address.

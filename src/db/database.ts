@@ -14,11 +14,20 @@ export type Db = Kysely<Database>;
 // COUNT(*) and other int8 values: parse to JS numbers (our counts stay far below 2^53).
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 
+/** The driver under a Db: metrics read the pool's state, backups use SQLite's online backup. */
+export type DriverHandle = { kind: 'postgres'; pool: pg.Pool } | { kind: 'sqlite'; database: SQLite.Database };
+const handles = new WeakMap<Db, DriverHandle>();
+
+/** The driver handle of a Db made by {@link createDb} (undefined for one made elsewhere). */
+export function driverOf(db: Db): DriverHandle | undefined {
+  return handles.get(db);
+}
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
 
-function sqliteFile(url: string): string {
+export function sqliteFile(url: string): string {
   return url.replace(/^sqlite:(\/\/)?/, '');
 }
 
@@ -31,7 +40,9 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
     pool.on('error', (error) => {
       process.emitWarning(`PostgreSQL connection lost: ${error.message}`);
     });
-    return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    handles.set(db, { kind: 'postgres', pool });
+    return db;
   }
   const file = sqliteFile(databaseUrl);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -43,5 +54,7 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
   // Let SQLite gather the statistics its planner needs (as its documentation advises on open);
   // without them it picks poor join orders on large organizations.
   sqlite.pragma('optimize = 0x10002');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  handles.set(db, { kind: 'sqlite', database: sqlite });
+  return db;
 }

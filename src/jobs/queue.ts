@@ -149,3 +149,13 @@ export async function purgeFinished(db: Db, before: Date): Promise<void> {
     .where('finished_at', '<', before.toISOString())
     .execute();
 }
+
+/** How many jobs are in each state (metrics read it at scrape time). */
+export async function countJobsByState(db: Db): Promise<{ state: string; count: number }[]> {
+  const rows = await db
+    .selectFrom('jobs')
+    .select(['state', (eb) => eb.fn.countAll<number>().as('count')])
+    .groupBy('state')
+    .execute();
+  return rows.map((r) => ({ state: r.state, count: Number(r.count) }));
+}

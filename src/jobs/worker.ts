@@ -47,6 +47,7 @@ export class JobWorker {
   private tickPromise: Promise<void> | null = null;
   private tickAgain = false;
   private lastPurge = 0;
+  private readonly settledListeners: ((kind: string, outcome: 'done' | 'failed') => void)[] = [];
 
   constructor(
     private readonly db: Db,
@@ -59,6 +60,15 @@ export class JobWorker {
     if (this.handlers.has(kind)) throw new Error(`a handler for job kind ${kind} is already registered`);
     // The kind names the payload's shape: whoever enqueues a kind gives that handler's payload.
     this.handlers.set(kind, handler as JobHandler);
+  }
+
+  /** Calls `listener` each time this worker ends a job as done or failed (metrics count them). */
+  onSettled(listener: (kind: string, outcome: 'done' | 'failed') => void): void {
+    this.settledListeners.push(listener);
+  }
+
+  private settled(kind: string, outcome: 'done' | 'failed'): void {
+    for (const listener of this.settledListeners) listener(kind, outcome);
   }
 
   start(): void {
@@ -150,13 +160,17 @@ export class JobWorker {
           signal: controller.signal,
           log,
         });
-        if (!lostLease) await settle(this.db, job.id, this.id, 'done');
+        if (!lostLease) {
+          await settle(this.db, job.id, this.id, 'done');
+          this.settled(job.kind, 'done');
+        }
       } catch (error) {
         if (lostLease) log.warn('job lease lost to another worker; leaving the job to it');
         else if (controller.signal.aborted) await release(this.db, job.id, this.id);
         else {
           log.error({ err: error }, 'job failed');
           await settle(this.db, job.id, this.id, 'failed', error instanceof Error ? error.message : String(error));
+          this.settled(job.kind, 'failed');
         }
       }
     };

@@ -11,6 +11,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errorBody } from '../../core/errors.js';
+import { trackStream } from '../../core/metrics.js';
 
 export class EventStream {
   private readonly controller = new AbortController();
@@ -49,6 +50,7 @@ export class EventStream {
       'x-request-id': this.request.id,
     });
     raw.flushHeaders();
+    trackStream(this.request, raw);
     this.heartbeat = setInterval(() => this.write(': heartbeat\n\n'), this.heartbeatMs);
     this.heartbeat.unref();
   }

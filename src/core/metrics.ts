@@ -1,0 +1,174 @@
+/**
+ * `GET /metrics` in the Prometheus text format (prom-client), served on the API's port only when
+ * `METRICS_TOKEN` is set, and only to `Authorization: Bearer <METRICS_TOKEN>` (compared in constant
+ * time). Without the variable nothing here is registered: the route does not exist (404) and no hook
+ * runs on the hot path.
+ *
+ * - `bindery_http_requests_total` and `bindery_http_request_duration_seconds` by method, route
+ *   pattern (never the raw URL, so ids do not explode the series; `unmatched` for 404s of the router)
+ *   and status. The in-process GETs of conditional requests are not counted.
+ * - `bindery_db_pool_connections{state}`: PostgreSQL pool total/idle/waiting; SQLite has one
+ *   connection (queries take turns on it), so total 1 and `bindery_db_size_bytes` (the file's pages).
+ * - `bindery_jobs{state}` (the queue's depth, read from the jobs table at scrape time, every process's
+ *   jobs) and `bindery_job_runs_total{kind,outcome}` (jobs this process ended; `failed` are failures).
+ * - `bindery_sse_streams_open`: server-sent event streams (ask, questions) open now.
+ * - prom-client's default process metrics (CPU, memory, event loop lag, GC).
+ *
+ * Each app has its own registry (tests build many apps in one process).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { ServerResponse } from 'node:http';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import { type Db, driverOf } from '../db/database.js';
+import { countJobsByState } from '../jobs/queue.js';
+import type { JobWorker } from '../jobs/worker.js';
+import { isInternalRequest } from './conditional.js';
+import { forbidden, unauthorized } from './errors.js';
+
+const JOB_STATES = ['queued', 'running', 'done', 'failed'];
+
+/** The counters the rest of the app feeds; null on the app when metrics are off. */
+export class Metrics {
+  readonly registry = new Registry();
+  private openStreams = 0;
+  readonly requests: Counter<'method' | 'route' | 'status'>;
+  readonly duration: Histogram<'method' | 'route' | 'status'>;
+  readonly jobRuns: Counter<'kind' | 'outcome'>;
+
+  constructor(db: Db) {
+    const registers = [this.registry];
+    this.requests = new Counter({
+      name: 'bindery_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      registers,
+    });
+    this.duration = new Histogram({
+      name: 'bindery_http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its response, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+      registers,
+    });
+    this.jobRuns = new Counter({
+      name: 'bindery_job_runs_total',
+      help: 'Jobs this process ended, by kind and outcome (done or failed)',
+      labelNames: ['kind', 'outcome'],
+      registers,
+    });
+    const self = this;
+    new Gauge({
+      name: 'bindery_sse_streams_open',
+      help: 'Server-sent event streams open now',
+      registers,
+      collect() {
+        this.set(self.openStreams);
+      },
+    });
+    new Gauge({
+      name: 'bindery_jobs',
+      help: 'Jobs in the queue (every process on this database), by state',
+      labelNames: ['state'],
+      registers,
+      async collect() {
+        const counts = new Map((await countJobsByState(db)).map((r) => [r.state, r.count]));
+        for (const state of new Set([...JOB_STATES, ...counts.keys()])) this.set({ state }, counts.get(state) ?? 0);
+      },
+    });
+    const driver = driverOf(db);
+    new Gauge({
+      name: 'bindery_db_pool_connections',
+      help: 'Database connections: total, idle, and requests waiting for one (SQLite: one connection)',
+      labelNames: ['state'],
+      registers,
+      collect() {
+        if (driver?.kind === 'postgres') {
+          this.set({ state: 'total' }, driver.pool.totalCount);
+          this.set({ state: 'idle' }, driver.pool.idleCount);
+          this.set({ state: 'waiting' }, driver.pool.waitingCount);
+        } else this.set({ state: 'total' }, 1);
+      },
+    });
+    if (driver?.kind === 'sqlite') {
+      const database = driver.database;
+      new Gauge({
+        name: 'bindery_db_size_bytes',
+        help: 'Size of the SQLite database (pages in use times page size, WAL not included)',
+        registers,
+        collect() {
+          const pages = database.pragma('page_count', { simple: true }) as number;
+          const size = database.pragma('page_size', { simple: true }) as number;
+          this.set(pages * size);
+        },
+      });
+    }
+    collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** Counts a server-sent event stream as open; call the function returned when it closes. */
+  streamOpened(): () => void {
+    this.openStreams++;
+    let closed = false;
+    return () => {
+      if (closed) return;
+      closed = true;
+      this.openStreams--;
+    };
+  }
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** The app's metrics; null when `METRICS_TOKEN` is not set. */
+    metrics: Metrics | null;
+  }
+}
+
+/**
+ * Counts an event stream as open until its response closes (ended, or the client went away); a
+ * no-op when metrics are off. The response's `close`, not the request's: that one fires as soon as
+ * the request has been read.
+ */
+export function trackStream(request: FastifyRequest, response: ServerResponse): void {
+  const close = request.server.metrics?.streamOpened();
+  if (close) response.once('close', close);
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}
+
+/** Registers the metrics hooks and `GET /metrics` when `token` is set; decorates `app.metrics`. */
+export function registerMetrics(app: FastifyInstance, options: { db: Db; jobs: JobWorker; token: string | null }) {
+  if (!options.token) {
+    app.decorate('metrics', null);
+    return;
+  }
+  const metrics = new Metrics(options.db);
+  app.decorate('metrics', metrics);
+  options.jobs.onSettled((kind, outcome) => metrics.jobRuns.inc({ kind, outcome }));
+
+  app.addHook('onResponse', async (request, reply) => {
+    if (isInternalRequest(request)) return;
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = String(reply.statusCode);
+    metrics.requests.labels(request.method, route, status).inc();
+    metrics.duration.labels(request.method, route, status).observe(reply.elapsedTime / 1000);
+  });
+
+  // Hashing both sides gives equal lengths, so the comparison takes the same time whatever is sent.
+  const expected = digest(options.token);
+  app.get(
+    '/metrics',
+    { config: { public: true, rateLimit: false }, schema: { hide: true } },
+    async (request, reply) => {
+      const header = request.headers.authorization;
+      const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+      if (!match) throw unauthorized('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+      if (!timingSafeEqual(digest(match[1] as string), expected)) throw forbidden('wrong metrics token');
+      const text = await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(text);
+    },
+  );
+}
