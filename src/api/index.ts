@@ -15,6 +15,7 @@ import memberRoutes from './members/routes.js';
 import openapiRoutes from './openapi/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import permissionRoutes from './permissions/routes.js';
+import revisionRoutes from './revisions/routes.js';
 import adsRoutes from './sites/ads/routes.js';
 import siteCustomizationRoutes from './sites/customization/routes.js';
 import siteRedirectRoutes from './sites/redirects/routes.js';
@@ -51,6 +52,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(changeRequestRoutes);
   await app.register(importRoutes);
   await app.register(contentRoutes);
+  await app.register(revisionRoutes);
   await app.register(askRoutes);
   await app.register(gitRoutes);
 }

@@ -59,6 +59,49 @@ function frontmatter(page: PageNode): string {
   return Object.keys(meta).length > 0 ? `---\n${yaml.dump(meta, { lineWidth: -1 })}---\n\n` : '';
 }
 
+/** Where Git Sync writes each document page and each file of a revision (paths relative to the content root). */
+export function gitPaths(snapshot: Pick<Snapshot, 'pages' | 'files'>): {
+  pagePaths: Map<string, string>;
+  filePaths: Map<string, string>;
+} {
+  const pagePaths = new Map<string, string>();
+  for (const entry of flattenPages(snapshot.pages)) {
+    if (entry.page.type !== 'document') continue;
+    pagePaths.set(entry.page.id, entry.page.children.length > 0 ? `${entry.path}/README.md` : `${entry.path}.md`);
+  }
+  const names = assetNames(snapshot.files);
+  const filePaths = new Map([...names].map(([id, name]) => [id, `${ASSETS}/${name}`]));
+  return { pagePaths, filePaths };
+}
+
+/**
+ * How references are written in the file at `from`: pages and files of this space as paths relative
+ * to it, anything else (another space, a URL, a missing target) in its stable form.
+ */
+export function relativeRefUrl(
+  spaceId: string,
+  paths: { pagePaths: Map<string, string>; filePaths: Map<string, string> },
+  from: string,
+): (ref: ContentRef) => string {
+  const relative = (target: string) => {
+    const path = posix.relative(posix.dirname(from), target) || posix.basename(target);
+    return encodePath(path);
+  };
+  return (ref) => {
+    if ('space' in ref && ref.space && ref.space !== spaceId) return refToUrl(ref);
+    if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
+      const target = paths.pagePaths.get(ref.page as string);
+      if (!target) return refToUrl(ref);
+      return ref.kind === 'anchor' ? `${relative(target)}#${ref.anchor}` : relative(target);
+    }
+    if (ref.kind === 'file') {
+      const target = paths.filePaths.get(ref.file);
+      return target ? relative(target) : refToUrl(ref);
+    }
+    return refToUrl(ref);
+  };
+}
+
 export async function exportLayout(
   db: Db,
   snapshot: Snapshot,
@@ -66,34 +109,9 @@ export async function exportLayout(
 ): Promise<ExportedLayout> {
   const dir = options.projectDirectory ?? '';
   const flat = flattenPages(snapshot.pages);
-  const pagePaths = new Map<string, string>();
-  for (const entry of flat) {
-    if (entry.page.type !== 'document') continue;
-    pagePaths.set(entry.page.id, entry.page.children.length > 0 ? `${entry.path}/README.md` : `${entry.path}.md`);
-  }
-  const names = assetNames(snapshot.files);
-  const filePaths = new Map([...names].map(([id, name]) => [id, `${ASSETS}/${name}`]));
-
-  /** A reference written in the file at `from` (paths relative to the content root). */
-  const refUrl =
-    (from: string) =>
-    (ref: ContentRef): string => {
-      if ('space' in ref && ref.space && ref.space !== snapshot.spaceId) return refToUrl(ref);
-      const relative = (target: string) => {
-        const path = posix.relative(posix.dirname(from), target) || posix.basename(target);
-        return encodePath(path);
-      };
-      if (ref.kind === 'page' || (ref.kind === 'anchor' && ref.page)) {
-        const target = pagePaths.get(ref.page as string);
-        if (!target) return refToUrl(ref);
-        return ref.kind === 'anchor' ? `${relative(target)}#${ref.anchor}` : relative(target);
-      }
-      if (ref.kind === 'file') {
-        const target = filePaths.get(ref.file);
-        return target ? relative(target) : refToUrl(ref);
-      }
-      return refToUrl(ref);
-    };
+  const paths = gitPaths(snapshot);
+  const { pagePaths, filePaths } = paths;
+  const refUrl = (from: string) => relativeRefUrl(snapshot.spaceId, paths, from);
 
   const files = new Map<string, Uint8Array>();
   const documents = await getDocuments(
