@@ -1,5 +1,5 @@
 /**
- * The `bindery` command: serve, migrate, bootstrap, token create|revoke.
+ * The `bindery` command: serve, migrate, bootstrap, token create|revoke, backup, restore.
  * Machine-readable results go to stdout as one JSON line; messages go to stderr.
  */
 import { parseArgs } from 'node:util';
@@ -8,7 +8,8 @@ import { findOrCreateUser, findUserByEmail } from './api/users/repo.js';
 import { ConfigError, loadConfig } from './config.js';
 import { isScope, SCOPES, type Scope } from './core/scopes.js';
 import { createToken, parseDuration, revokeToken } from './core/tokens.js';
-import { createDb, type Db } from './db/database.js';
+import { BackupError, backupSqlite, postgresAdvice, restoreSqlite } from './db/backup.js';
+import { createDb, type Db, isPostgresUrl } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { startServer } from './server.js';
 
@@ -19,6 +20,10 @@ const USAGE = `usage:
                                      create a user, an organization they administer, and a token
   bindery token create --email <e> [--scopes a,b] [--expires 30d]
   bindery token revoke <token-id>
+  bindery backup <file>              SQLite: a consistent copy, also while the server runs
+                                     (PostgreSQL: prints the pg_dump command to run)
+  bindery restore <file>             SQLite: replace the database with a backup, server stopped
+                                     (PostgreSQL: prints the pg_restore command to run)
 
 environment: PORT, HOST, DATABASE_URL, PUBLIC_URL, LOG_LEVEL, BODY_LIMIT (see README)`;
 
@@ -121,6 +126,26 @@ async function run(argv: string[]): Promise<void> {
       }
       throw new UsageError('token takes create or revoke');
     }
+    case 'backup':
+    case 'restore': {
+      const [file] = positionals;
+      if (!file || positionals.length > 1) throw new UsageError(`${command} takes one file name`);
+      const { databaseUrl } = loadConfig();
+      if (isPostgresUrl(databaseUrl)) {
+        // Not done here: PostgreSQL's own tools do it (and do it better). Exit 1: nothing was written.
+        const advice = postgresAdvice(databaseUrl, command, file);
+        process.stderr.write(`bindery: ${advice.note} Run:\n`);
+        process.stdout.write(`${advice.command}\n`);
+        process.exitCode = 1;
+        return;
+      }
+      const result =
+        command === 'backup' ? await backupSqlite(databaseUrl, file) : await restoreSqlite(databaseUrl, file);
+      process.stdout.write(
+        `${JSON.stringify({ [command === 'backup' ? 'backup' : 'restored']: result.file, bytes: result.bytes, migrations: result.migrations })}\n`,
+      );
+      return;
+    }
     case 'help':
     case '--help':
     case '-h':
@@ -132,6 +157,10 @@ async function run(argv: string[]): Promise<void> {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
+  if (error instanceof BackupError) {
+    process.stderr.write(`bindery: ${error.message}\n`);
+    process.exit(1);
+  }
   if (error instanceof UsageError || error instanceof ConfigError) {
     process.stderr.write(`bindery: ${error.message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);
     process.exit(2);
