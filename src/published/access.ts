@@ -17,7 +17,8 @@ import { jwtVerify, SignJWT } from 'jose';
 import type { SiteModel } from './model.js';
 
 export type Access =
-  | { kind: 'open'; preview: boolean }
+  /** `claims`: what the visitor's token says of them (visitor-auth sites), for adaptive content. */
+  | { kind: 'open'; preview: boolean; claims?: Record<string, unknown> }
   /** Keep `cookie` and come back to `location` (the same address without the credential). */
   | { kind: 'remember'; cookie: { name: string; value: string; maxAge: number }; location: string }
   | { kind: 'not-found' }
@@ -38,7 +39,8 @@ export interface Credentials {
 const SHARE_DAYS = 30;
 export const PREVIEW_SECONDS = 3600;
 
-export const cookieName = (kind: 'share' | 'visitor' | 'preview', siteId: string) => `bindery_${kind}_${siteId}`;
+export const cookieName = (kind: 'share' | 'visitor' | 'preview' | 'claims', siteId: string) =>
+  `bindery_${kind}_${siteId}`;
 
 /** `url` without the query parameter `name`. */
 function without(url: string, name: string): string {
@@ -69,13 +71,23 @@ async function validPreview(token: string | undefined, key: Uint8Array, siteId: 
   }
 }
 
-/** Seconds left of a visitor token signed with `privateKey`; null when it is invalid or expired. */
-async function validVisitorToken(token: string | undefined, privateKey: string): Promise<number | null> {
+/** JWT registered claims: not the visitor's own (conditions read only what the issuer said of them). */
+const REGISTERED = new Set(['iss', 'sub', 'aud', 'exp', 'nbf', 'iat', 'jti']);
+
+/**
+ * Seconds left of a visitor token signed with `privateKey`, and the visitor's claims in it; null when
+ * it is invalid or expired.
+ */
+async function validVisitorToken(
+  token: string | undefined,
+  privateKey: string,
+): Promise<{ left: number; claims: Record<string, unknown> } | null> {
   if (!token) return null;
   try {
     const { payload } = await jwtVerify(token, new TextEncoder().encode(privateKey), { algorithms: ['HS256'] });
     const now = Math.floor(Date.now() / 1000);
-    return payload.exp ? Math.max(payload.exp - now, 1) : 24 * 3600;
+    const claims = Object.fromEntries(Object.entries(payload).filter(([key]) => !REGISTERED.has(key)));
+    return { left: payload.exp ? Math.max(payload.exp - now, 1) : 24 * 3600, claims };
   } catch {
     return null;
   }
@@ -123,15 +135,15 @@ export async function decideAccess(model: SiteModel, credentials: Credentials): 
       const auth = model.visitorAuth;
       const param = query.get('jwt_token');
       const token = param ?? cookies[cookieName('visitor', site.id)];
-      const left = auth ? await validVisitorToken(token ?? undefined, auth.privateKey) : null;
-      if (left !== null && param !== null) {
+      const valid = auth ? await validVisitorToken(token ?? undefined, auth.privateKey) : null;
+      if (valid !== null && param !== null) {
         return {
           kind: 'remember',
-          cookie: { name: cookieName('visitor', site.id), value: param, maxAge: left },
+          cookie: { name: cookieName('visitor', site.id), value: param, maxAge: valid.left },
           location: without(credentials.url, 'jwt_token'),
         };
       }
-      if (left !== null) return { kind: 'open', preview: false };
+      if (valid !== null) return { kind: 'open', preview: false, claims: valid.claims };
       if (auth?.fallbackUrl) {
         const login = new URL(auth.fallbackUrl);
         login.searchParams.set('location', credentials.returnTo);
@@ -175,4 +187,46 @@ export function setCookie(
     'SameSite=Lax',
     ...(secure ? ['Secure'] : []),
   ].join('; ');
+}
+
+const CLAIM_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+const MAX_CLAIMS = 20;
+const MAX_CLAIM_LENGTH = 256;
+
+/**
+ * The unsigned claims a visitor brings for adaptive content: `?visitor.<name>=<value>` in the address
+ * (`true`/`false` read as booleans, anything else as text), merged over those kept from earlier in
+ * the site's cookie. They are the visitor's own word, so conditions find them apart from the signed
+ * ones, under `visitor.claims.unsigned`. `cookie` is set when the address brought new ones.
+ */
+export function unsignedClaims(
+  query: URLSearchParams,
+  cookies: Record<string, string>,
+  siteId: string,
+): { claims: Record<string, string | boolean>; cookie?: { name: string; value: string; maxAge: number } } {
+  const name = cookieName('claims', siteId);
+  let kept: Record<string, string | boolean> = {};
+  try {
+    const parsed: unknown = cookies[name] ? JSON.parse(cookies[name]) : {};
+    if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) kept = parsed as typeof kept;
+  } catch {
+    // A cookie we cannot read is dropped.
+  }
+  const claims: Record<string, string | boolean> = {};
+  for (const [key, value] of Object.entries(kept)) {
+    if (CLAIM_NAME.test(key) && (typeof value === 'boolean' || typeof value === 'string')) claims[key] = value;
+  }
+  let changed = false;
+  for (const [param, raw] of query) {
+    if (!param.startsWith('visitor.')) continue;
+    const key = param.slice('visitor.'.length);
+    if (!CLAIM_NAME.test(key) || raw.length > MAX_CLAIM_LENGTH) continue;
+    claims[key] = raw === 'true' ? true : raw === 'false' ? false : raw;
+    changed = true;
+  }
+  const names = Object.keys(claims).slice(0, MAX_CLAIMS);
+  const bounded = Object.fromEntries(names.map((key) => [key, claims[key] as string | boolean]));
+  return changed
+    ? { claims: bounded, cookie: { name, value: JSON.stringify(bounded), maxAge: SHARE_DAYS * 86400 } }
+    : { claims: bounded };
 }

@@ -9,7 +9,9 @@
 import { createHash } from 'node:crypto';
 import { decryptSecret } from '../core/secrets.js';
 import type { Db } from '../db/database.js';
-import type { SiteRedirectRow, SiteRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
+import type { GitSyncRow, SiteRedirectRow, SiteRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
+import { gitSyncOf } from '../git/state.js';
+import { conditionHolds, type VisitorContext } from '../sites/condition.js';
 import { loadStructure, type Structure } from '../sites/structure.js';
 import type { SiteOrganization } from '../sites/urls.js';
 
@@ -28,17 +30,45 @@ export interface SiteModel {
   /** The live (not deleted) space of each site space, by space id. */
   spaces: Map<string, SpaceRow>;
   redirects: SiteRedirectRow[];
+  /** The Git Sync connection of each space that has one (for the "Edit on …" link). */
+  gitSync: Map<string, GitSyncRow>;
   /** Keys of the site's active share links. */
   shareKeys: Set<string>;
   visitorAuth: VisitorAuth | null;
   /** Hash of everything above: equal keys render equal pages. */
   version: string;
+  /**
+   * Sections and site spaces hidden from the current visitor by their condition (adaptive content);
+   * empty in the model as loaded, filled in by {@link visitorView} per request.
+   */
+  hidden: ReadonlySet<string>;
 }
 
 /** The site spaces a reader may open: those whose space still exists and is not deleted. */
 export function readableSiteSpaces(model: SiteModel, sectionId?: string | null): SiteSpaceRow[] {
   const all = sectionId === undefined ? model.structure.siteSpaces : model.structure.siteSpacesIn(sectionId);
-  return all.filter((s) => model.spaces.has(s.space_id));
+  const { hidden } = model;
+  return all.filter(
+    (s) => model.spaces.has(s.space_id) && !hidden.has(s.id) && !(s.section_id && hidden.has(s.section_id)),
+  );
+}
+
+/** Whether any section or site space of the site has a visitor condition (most sites have none). */
+export function hasConditions(model: SiteModel): boolean {
+  return model.structure.sections.some((s) => s.condition) || model.structure.siteSpaces.some((s) => s.condition);
+}
+
+/**
+ * The site as `visitor` sees it: the sections and site spaces whose condition does not hold are
+ * hidden (from navigation, search, the machine-readable files, and their pages answer 404).
+ */
+export function visitorView(model: SiteModel, visitor: VisitorContext): SiteModel {
+  if (!hasConditions(model)) return model;
+  const hidden = new Set<string>();
+  for (const row of [...model.structure.sections, ...model.structure.siteSpaces]) {
+    if (!conditionHolds(row.condition, visitor)) hidden.add(row.id);
+  }
+  return hidden.size === 0 ? model : { ...model, hidden };
 }
 
 /** Id of the site `basename` of the organization whose hostname or id is `organization`. */
@@ -138,6 +168,10 @@ export async function loadSiteModel(db: Db, siteId: string, secrets: () => Promi
           .where('deleted_at', 'is', null)
           .where('organization_id', '=', site.organization_id)
           .execute();
+  const gitSync = await gitSyncOf(
+    db,
+    spaceRows.map((s) => s.id),
+  );
   const visitorAuth = auth
     ? {
         backend: auth.backend,
@@ -156,6 +190,7 @@ export async function loadSiteModel(db: Db, siteId: string, secrets: () => Promi
         structure.sections,
         structure.siteSpaces,
         spaceRows.map((s) => [s.id, s.revision_id, s.title, s.emoji, s.updated_at]).sort(),
+        [...gitSync.values()].map((g) => [g.space_id, g.provider, g.repo_url, g.ref, g.project_directory]).sort(),
         redirects,
         [...shareKeys],
         auth ? [auth.updated_at, auth.fallback_url, auth.private_key] : null,
@@ -168,9 +203,11 @@ export async function loadSiteModel(db: Db, siteId: string, secrets: () => Promi
     org,
     structure,
     spaces: new Map(spaceRows.map((s) => [s.id, s])),
+    gitSync,
     redirects,
     shareKeys,
     visitorAuth,
     version,
+    hidden: new Set(),
   };
 }

@@ -11,10 +11,10 @@ import { signingKey } from '../core/keys.js';
 import { secretsKey } from '../core/secrets.js';
 import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { readBlob } from '../storage/files.js';
-import { decideAccess, parseCookies, setCookie } from './access.js';
+import { decideAccess, parseCookies, setCookie, unsignedClaims } from './access.js';
 import { Memo, RenderCache, type Rendered, rendered } from './cache.js';
 import { machineFile } from './machine.js';
-import { loadSiteModel, type SiteModel } from './model.js';
+import { hasConditions, loadSiteModel, readableSiteSpaces, type SiteModel, visitorView } from './model.js';
 import { SiteReader, type SpaceContent } from './reader.js';
 import type { Shell } from './render/layout.js';
 import { pageMarkdown } from './render/markdown.js';
@@ -68,9 +68,10 @@ export class PublishedSites {
     if (!model) return bare(reply, 404);
     const url = request.url;
     const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+    const cookies = parseCookies(request.headers.cookie);
     const access = await decideAccess(model, {
       query,
-      cookies: parseCookies(request.headers.cookie),
+      cookies,
       url,
       returnTo: `${address.origin}${address.basePath}${address.rest}`,
       signingKey: () => signingKey(this.app.db),
@@ -90,9 +91,17 @@ export class PublishedSites {
     }
 
     const isPublic = model.site.visibility === 'public' && !access.preview;
-    reply.header('cache-control', isPublic ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
+    // Adaptive content: what a visitor sees depends on their claims, so no shared cache may keep it.
+    const adaptive = hasConditions(model);
+    reply.header('cache-control', isPublic && !adaptive ? 'public, max-age=0, must-revalidate' : 'private, no-cache');
     if (!isPublic) reply.header('x-robots-tag', 'noindex');
-    const reader = new SiteReader(this.app.db, model, address.basePath);
+    let view = model;
+    if (adaptive) {
+      const unsigned = unsignedClaims(query, cookies, model.site.id);
+      if (unsigned.cookie) reply.header('set-cookie', setCookie(unsigned.cookie, address.basePath, address.secure));
+      view = visitorView(model, { claims: { ...access.claims, unsigned: unsigned.claims } });
+    }
+    const reader = new SiteReader(this.app.db, view, address.basePath);
 
     let decoded: string[];
     try {
@@ -100,13 +109,14 @@ export class PublishedSites {
     } catch {
       return this.send(request, reply, await this.missing(reader, null, address, isPublic));
     }
-    if (decoded[0] === '~files') return this.file(reply, model, decoded);
+    if (decoded[0] === '~files') return this.file(reply, view, decoded);
     if (decoded[0] === '~search' || decoded[0] === '~search.json' || decoded[0] === '~ask') {
       return searchRoute(this, request, reply, reader, decoded[0], query, (content) =>
         this.shell(reader, content, !isPublic),
       );
     }
-    const key = `${model.version}|${address.origin}${address.basePath}|${isPublic ? 'p' : 'n'}|${decoded.join('/')}`;
+    const hidden = view.hidden.size > 0 ? [...view.hidden].sort().join(',') : '';
+    const key = `${model.version}|${hidden}|${address.origin}${address.basePath}|${isPublic ? 'p' : 'n'}|${decoded.join('/')}`;
     if (decoded.length === 1) {
       const machine = await this.renders.through(
         `${key}|machine`,
@@ -195,7 +205,7 @@ export class PublishedSites {
     const [, spaceId, fileId] = decoded;
     const space = spaceId ? model.spaces.get(spaceId) : undefined;
     const reader = new SiteReader(this.app.db, model, '');
-    const siteSpace = space ? model.structure.siteSpaces.find((s) => s.space_id === space.id) : undefined;
+    const siteSpace = space ? readableSiteSpaces(model).find((s) => s.space_id === space.id) : undefined;
     const content = siteSpace ? await reader.content(siteSpace) : null;
     const file = content?.snapshot.files.find((f) => f.id === fileId);
     const bytes = file ? await readBlob(this.app.db, file.blob) : undefined;
