@@ -23,6 +23,7 @@ import {
   encodePath,
   escapeLinkText,
   joinPath,
+  pageFilePath,
   writeConfig,
 } from './layout.js';
 
@@ -67,7 +68,7 @@ export function gitPaths(snapshot: Pick<Snapshot, 'pages' | 'files'>): {
   const pagePaths = new Map<string, string>();
   for (const entry of flattenPages(snapshot.pages)) {
     if (entry.page.type !== 'document') continue;
-    pagePaths.set(entry.page.id, entry.page.children.length > 0 ? `${entry.path}/README.md` : `${entry.path}.md`);
+    pagePaths.set(entry.page.id, pageFilePath(entry));
   }
   const names = assetNames(snapshot.files);
   const filePaths = new Map([...names].map(([id, name]) => [id, `${ASSETS}/${name}`]));

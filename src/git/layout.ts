@@ -68,3 +68,32 @@ export function encodePath(path: string): string {
 export function escapeLinkText(text: string): string {
   return text.replace(/[\\[\]]/g, (c) => `\\${c}`).replace(/\n/g, ' ');
 }
+
+/** The repository path (under the content root) of a document page's Markdown file. */
+export function pageFilePath(entry: { path: string; page: { children: unknown[] } }): string {
+  return entry.page.children.length > 0 ? `${entry.path}/README.md` : `${entry.path}.md`;
+}
+
+/**
+ * Where a reader edits a file of a synchronized repository on its host's web interface (GitHub's
+ * `/edit/<ref>/<path>`, GitLab's `/-/edit/<ref>/<path>`); null for hosts without a known one.
+ */
+export function editUrl(
+  sync: { provider: string; repo_url: string; tree_url: string | null; ref: string; project_directory: string | null },
+  path: string,
+): string | null {
+  let base: URL;
+  try {
+    // The repository's web address when the connection gave one (`gitInfo.url`), else its Git URL.
+    base = new URL(sync.tree_url ?? sync.repo_url);
+  } catch {
+    return null;
+  }
+  if (base.protocol !== 'https:' && base.protocol !== 'http:') return null;
+  const repo = `${base.origin}${base.pathname.replace(/\.git$/, '').replace(/\/$/, '')}`;
+  const ref = sync.ref.replace(/^refs\/heads\//, '');
+  const file = encodePath(joinPath(cleanDir(sync.project_directory), path));
+  if (sync.provider === 'github') return `${repo}/edit/${encodePath(ref)}/${file}`;
+  if (sync.provider === 'gitlab') return `${repo}/-/edit/${encodePath(ref)}/${file}`;
+  return null;
+}

@@ -9,7 +9,7 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { browserMissing, checkAccessibility, collectConsoleErrors, launchBrowser } from '../helpers/browser.js';
-import { type PublishedWorld, publishedWorld } from '../helpers/published.js';
+import { edit, type PublishedWorld, publishedWorld } from '../helpers/published.js';
 
 const OUTPUT = 'test-output';
 
@@ -118,6 +118,40 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
 
     expect(errors, failed.join('\n')).toEqual([]);
+    await page.close();
+  }, 300_000);
+
+  it('tabs: one panel at a time, chosen by click or arrow keys', async () => {
+    await edit(w.admin.client, w.guide, [
+      () => [
+        {
+          operation: 'insert_page',
+          title: 'Packages',
+          document: {
+            markdown:
+              '{% tabs %}\n{% tab title="npm" %}\nRun npm.\n{% endtab %}\n{% tab title="Yarn" %}\nRun yarn.\n{% endtab %}\n{% endtabs %}',
+          },
+        },
+      ],
+    ]);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    const errors = collectConsoleErrors(page);
+    await page.goto(`${w.siteUrl}/packages`);
+    const npm = page.getByRole('tab', { name: 'npm' });
+    const yarn = page.getByRole('tab', { name: 'Yarn' });
+    expect(await npm.getAttribute('aria-selected')).toBe('true');
+    await expect(page.getByRole('tabpanel').textContent()).resolves.toContain('Run npm.');
+    await expect(page.getByText('Run yarn.').isVisible()).resolves.toBe(false);
+    await yarn.click();
+    expect(await yarn.getAttribute('aria-selected')).toBe('true');
+    await expect(page.getByText('Run yarn.').isVisible()).resolves.toBe(true);
+    await expect(page.getByText('Run npm.').isVisible()).resolves.toBe(false);
+    await yarn.press('ArrowRight');
+    expect(await npm.getAttribute('aria-selected')).toBe('true');
+    await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('npm');
+    await expectNoSeriousViolations(page);
+    expect(errors).toEqual([]);
     await page.close();
   }, 300_000);
 

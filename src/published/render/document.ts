@@ -20,6 +20,7 @@ import {
   inlineText,
   type Leaf,
   type Table,
+  type Tabs,
 } from '../../content/document.js';
 import { type CodeThemes, highlight, languageOf } from './highlight.js';
 
@@ -271,9 +272,47 @@ export class DocumentRenderer {
       }
       case 'table':
         return [this.table(node)];
+      case 'tabs':
+        return [this.tabs(node)];
+      case 'tabs-item':
+        return this.blocks(node.nodes);
+      case 'embed':
+        return [this.embed(node.data.url)];
       default:
         return this.unknown(node as unknown as Record<string, unknown>);
     }
+  }
+
+  /**
+   * Tabs: every tab's title and content, one after the other, so the page reads whole without
+   * JavaScript (and in print); the site script turns them into a tab list (ARIA tabs pattern).
+   */
+  private tabs(node: Tabs): Element {
+    return h(
+      'div.content-tabs',
+      node.nodes.map((item) =>
+        h('div.tab-panel', { 'data-title': item.data.title }, [
+          h('p.tab-title', [h('strong', [text(item.data.title)])]),
+          ...this.blocks(item.nodes),
+        ]),
+      ),
+    );
+  }
+
+  /**
+   * An embedded URL, as a link card: the site makes no request to the embedded service on the
+   * reader's behalf (no third-party frames or scripts), and the reader follows the link.
+   */
+  private embed(url: string): Element {
+    let host = url;
+    try {
+      host = new URL(url).hostname;
+    } catch {
+      // Not a URL the card can name a host for: it shows the address itself.
+    }
+    return h('div.embed', [
+      h('a', this.anchorProps({ href: url, external: true }), [h('strong', [text(host)]), h('span', [text(url)])]),
+    ]);
   }
 
   /**

@@ -9,6 +9,7 @@ import { h } from 'hastscript';
 import type { Block, ContentRef } from '../../content/document.js';
 import { extractLinks } from '../../content/links.js';
 import { type FlatPage, getDocuments } from '../../content/store.js';
+import { editUrl, pageFilePath } from '../../git/layout.js';
 import type { SpaceContent } from '../reader.js';
 import { codeLanguages, DocumentRenderer } from './document.js';
 import { codeThemes, prepareHighlighter } from './highlight.js';
@@ -63,6 +64,12 @@ export async function renderContentPage(
     actions.push(
       h('a', { href: reader.markdownHref(content, entry), type: 'text/markdown' }, [text('View as Markdown')]),
     );
+  }
+  const sync = c.git.showEditLink ? reader.model.gitSync.get(content.space.id) : undefined;
+  const edit = sync ? editUrl(sync, pageFilePath(entry)) : null;
+  if (edit && sync) {
+    const host = sync.provider === 'gitlab' ? 'GitLab' : 'GitHub';
+    actions.push(h('a.edit-link', { href: edit, rel: 'noopener' }, [text(`Edit on ${host}`)]));
   }
   const pager = c.pagination.enabled ? pagination(reader, content, entry) : null;
   const main: ElementContent[] = [

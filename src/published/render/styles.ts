@@ -106,6 +106,15 @@ th{background:var(--surface);font-weight:600}tr:last-child td{border-bottom:0}
 figure{margin:0 0 1.25rem}figcaption{font-size:.85rem;color:var(--muted);text-align:center;margin-top:.4rem}
 hr{border:0;border-top:1px solid var(--border);margin:2rem 0}
 .unresolved{text-decoration:underline dotted}
+.content-tabs{margin:0 0 1.25rem;border:1px solid var(--border);border-radius:var(--radius)}
+.tab-panel{padding:.75rem 1rem}.tab-panel>:last-child{margin-bottom:0}
+.content-tabs:not(.tabs-ready) .tab-panel+.tab-panel{border-top:1px solid var(--border)}.tabs-ready .tab-title{display:none}
+.tab-list{display:flex;flex-wrap:wrap;gap:.25rem;padding:.35rem .5rem 0;border-bottom:1px solid var(--border);background:var(--surface);border-radius:var(--radius) var(--radius) 0 0}
+.tab-list button{padding:.45rem .8rem;border:0;border-bottom:2px solid transparent;background:none;color:var(--muted);cursor:pointer;font:inherit}
+.tab-list button[aria-selected=true]{color:var(--fg);border-bottom-color:var(--primary);font-weight:600}
+.embed a{display:block;margin:0 0 1.25rem;padding:.85rem 1rem;border:1px solid var(--border);border-radius:var(--radius);text-decoration:none;color:var(--fg);overflow-wrap:anywhere}
+.embed strong{display:block}.embed span{color:var(--muted);font-size:.85rem}
+.edit-link{font-size:.85rem;color:var(--muted)}
 .pagination{display:grid;grid-template-columns:1fr 1fr;gap:1rem;margin-top:3rem}
 .pagination a{display:block;padding:.85rem 1rem;border:1px solid var(--border);border-radius:var(--radius);color:var(--fg);text-decoration:none}
 .pagination a:hover{border-color:var(--primary)}
