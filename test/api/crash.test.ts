@@ -5,8 +5,6 @@
  * database must open cleanly. On a SQLite file and on a fresh PostgreSQL database; loopback only.
  * Also checks the one human line `serve` prints.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import path from 'node:path';
 import SQLite from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../../src/api/organizations/repo.js';
@@ -15,49 +13,11 @@ import { createToken } from '../../src/core/tokens.js';
 import { createDb } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
+import { serveProcess as serve } from '../helpers/server.js';
 
-const bin = path.resolve('bin/bindery.js');
 const WORKERS = 6;
 /** Kill once this many writes were acknowledged (the rest are in flight or not yet sent). */
 const KILL_AFTER = 45;
-
-interface Server {
-  child: ChildProcess;
-  base: string;
-  stderr: () => string;
-  exited: Promise<number | null>;
-}
-
-async function serve(databaseUrl: string): Promise<Server> {
-  const child = spawn(process.execPath, [bin, 'serve'], {
-    env: {
-      ...process.env,
-      DATABASE_URL: databaseUrl,
-      HOST: '127.0.0.1',
-      PORT: '0',
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      JOB_CONCURRENCY: '0',
-    },
-    stdio: ['ignore', 'ignore', 'pipe'],
-  });
-  let stderr = '';
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  const base = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start: ${stderr}`)), 120_000);
-    child.stderr?.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const m = /Bindery listening on (http:\/\/127\.0\.0\.1:\d+) — API reference: (\S+)/.exec(stderr);
-      if (m) {
-        clearTimeout(timer);
-        expect(m[2]).toBe(`${m[1]}/docs`);
-        resolve(m[1] as string);
-      }
-    });
-    exited.then((code) => reject(new Error(`server exited with ${code}: ${stderr}`)));
-  });
-  return { child, base, stderr: () => stderr, exited };
-}
 
 async function call(base: string, token: string, method: string, url: string, body?: unknown) {
   const res = await fetch(`${base}${url}`, {
