@@ -8,7 +8,8 @@ export type ContentRef =
   | { kind: 'url'; url: string }
   | { kind: 'page'; page: string; space?: string }
   | { kind: 'file'; file: string; space?: string }
-  | { kind: 'anchor'; anchor: string; page?: string; space?: string };
+  | { kind: 'anchor'; anchor: string; page?: string; space?: string }
+  | { kind: 'reusable-content'; reusableContent: string; space?: string };
 
 export type MarkType = 'bold' | 'italic' | 'code' | 'strikethrough';
 export interface Mark {
@@ -156,7 +157,16 @@ export interface Embed {
   data: { url: string };
 }
 
+/** A reusable content shown in place (GitBook's `{% include %}`). */
+export interface ReusableContentBlock {
+  object: 'block';
+  type: 'reusable-content';
+  isVoid: true;
+  data: { ref: { kind: 'reusable-content'; reusableContent: string; space?: string } };
+}
+
 export type Block =
+  | ReusableContentBlock
   | Paragraph
   | Heading
   | List

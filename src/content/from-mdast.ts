@@ -28,6 +28,7 @@ import {
   inlineText,
   type JsonDocument,
   type ListItem,
+  leaf,
   type MarkType,
   paragraph,
   type Table,
@@ -39,8 +40,9 @@ import type { HintNode, TabsNode } from './mdast-hint.js';
 
 export interface RefOptions {
   /**
-   * Maps a link or image URL that is not one of the stable forms (`/pages/<id>`, `/files/<id>`,
-   * `#anchor`) to a content reference, e.g. a relative path in an imported archive. null: keep the URL.
+   * Maps a link, image or include URL that is not one of the stable forms (`/pages/<id>`,
+   * `/files/<id>`, `/reusable-contents/<id>`, `#anchor`) to a content reference, e.g. a relative
+   * path in an imported archive. null: keep the URL.
    */
   resolveUrl?: (url: string) => ContentRef | null;
 }
@@ -63,6 +65,8 @@ export function urlToRef(url: string, options: RefOptions = {}): ContentRef {
   if (page?.[1]) return page[2] ? { kind: 'anchor', anchor: page[2], page: page[1] } : { kind: 'page', page: page[1] };
   const file = /^\/files\/([A-Za-z0-9_-]+)$/.exec(url);
   if (file?.[1]) return { kind: 'file', file: file[1] };
+  const reusable = /^\/reusable-contents\/([A-Za-z0-9_-]+)$/.exec(url);
+  if (reusable?.[1]) return { kind: 'reusable-content', reusableContent: reusable[1] };
   if (url.startsWith('#') && url.length > 1) return { kind: 'anchor', anchor: url.slice(1) };
   return options.resolveUrl?.(url) ?? { kind: 'url', url };
 }
@@ -123,6 +127,13 @@ class Converter {
         ];
       case 'embed':
         return [{ object: 'block', type: 'embed', isVoid: true, data: { url: node.url } }];
+      case 'include': {
+        // An include of nothing this space holds stays as written.
+        const ref = urlToRef(node.url, this.options);
+        if (ref.kind === 'reusable-content')
+          return [{ object: 'block', type: 'reusable-content', isVoid: true, data: { ref } }];
+        return [paragraph([{ object: 'text', leaves: [leaf(`{% include "${node.url}" %}`)] }])];
+      }
       case 'paragraph':
         return [this.paragraph(node, atRoot)];
       case 'heading': {

@@ -1,6 +1,6 @@
 /**
  * Markdown ⇄ document, through remark (CommonMark + GFM: tables, task lists, strikethrough) and
- * GitBook's `{% hint %}`, `{% tabs %}` and `{% embed %}` blocks. A page body is stored once, as the document; Markdown is produced
+ * GitBook's `{% hint %}`, `{% tabs %}`, `{% embed %}` and `{% include %}` blocks. A page body is stored once, as the document; Markdown is produced
  * from it on demand and parsed into it on write.
  */
 import type { Root, RootContent } from 'mdast';
@@ -20,6 +20,8 @@ import {
   HINT_CLOSE,
   HINT_OPEN,
   type HintNode,
+  INCLUDE,
+  type IncludeNode,
   isHintStyle,
   TAB_CLOSE,
   TAB_OPEN,
@@ -47,6 +49,8 @@ const tabsHandler: Handle = (node, _parent, state, info) => {
 
 const embedHandler: Handle = (node) => `{% embed url="${encodeTitle((node as EmbedNode).url)}" %}`;
 
+const includeHandler: Handle = (node) => `{% include "${(node as IncludeNode).url.replace(/"/g, '%22')}" %}`;
+
 const stringifier = unified()
   .use(remarkGfm)
   .use(remarkStringify, {
@@ -57,7 +61,7 @@ const stringifier = unified()
     fences: true,
     rule: '-',
     listItemIndent: 'one',
-    handlers: { hint: hintHandler, tabs: tabsHandler, embed: embedHandler },
+    handlers: { hint: hintHandler, tabs: tabsHandler, embed: embedHandler, include: includeHandler },
   });
 
 /** The fence state after `line`: the open fence marker, or null outside fenced code. */
@@ -108,7 +112,7 @@ function parseTabs(lines: string[]): TabNode[] {
 /**
  * Splits Markdown at GitBook's block tags (outside fenced code): hints and tabs hold Markdown of
  * their own, parsed the same way; an embed is one line (an `{% endembed %}` after a caption is
- * dropped, the caption stays text). Hints do not nest; an unclosed tag stays text.
+ * dropped, the caption stays text), and so is an include. Hints do not nest; an unclosed tag stays text.
  */
 export function parseMarkdown(markdown: string): Root {
   const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
@@ -146,6 +150,13 @@ export function parseMarkdown(markdown: string): Root {
         continue;
       }
       if (EMBED_CLOSE.test(line)) continue;
+      const include = INCLUDE.exec(line);
+      const includeUrl = include?.[1] ?? include?.[2];
+      if (includeUrl) {
+        flush();
+        children.push({ type: 'include', url: includeUrl });
+        continue;
+      }
     }
     pending.push(line);
   }

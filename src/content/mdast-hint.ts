@@ -13,7 +13,9 @@
  *
  *     {% embed url="https://…" %}
  *
- * represented in mdast as `hint`, `tabs` (of `tab`) and `embed` nodes (registered with mdast's
+ *     {% include "../.gitbook/includes/snippet.md" %}
+ *
+ * represented in mdast as `hint`, `tabs` (of `tab`), `embed` and `include` nodes (registered with mdast's
  * content maps below so remark's types accept them).
  */
 import type { BlockContent, DefinitionContent, Parent } from 'mdast';
@@ -41,17 +43,25 @@ export interface EmbedNode {
   url: string;
 }
 
+/** A reusable content included in place: `url` is its path (Git Sync) or `/reusable-contents/<id>`. */
+export interface IncludeNode {
+  type: 'include';
+  url: string;
+}
+
 declare module 'mdast' {
   interface RootContentMap {
     hint: HintNode;
     tabs: TabsNode;
     tab: TabNode;
     embed: EmbedNode;
+    include: IncludeNode;
   }
   interface BlockContentMap {
     hint: HintNode;
     tabs: TabsNode;
     embed: EmbedNode;
+    include: IncludeNode;
   }
 }
 
@@ -65,6 +75,7 @@ export const TAB_OPEN = /^\s{0,3}\{%\s*tab\s+title\s*=\s*"([^"]*)"\s*%\}\s*$/;
 export const TAB_CLOSE = /^\s{0,3}\{%\s*endtab\s*%\}\s*$/;
 export const EMBED = /^\s{0,3}\{%\s*embed\s+url\s*=\s*"([^"]+)"[^%]*%\}\s*$/;
 export const EMBED_CLOSE = /^\s{0,3}\{%\s*endembed\s*%\}\s*$/;
+export const INCLUDE = /^\s{0,3}\{%\s*include\s+(?:"([^"]+)"|'([^']+)')\s*%\}\s*$/;
 
 /** A tab title inside `title="…"` (quotes written as `&quot;`). */
 export function encodeTitle(title: string): string {

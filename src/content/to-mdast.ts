@@ -13,7 +13,7 @@ import type {
   TableRow,
 } from 'mdast';
 import type { Block, ContentRef, Fragment, Image, Inline, Leaf, MarkType, Table } from './document.js';
-import type { EmbedNode, HintNode, TabsNode } from './mdast-hint.js';
+import type { EmbedNode, HintNode, IncludeNode, TabsNode } from './mdast-hint.js';
 
 /** The stable URL form of a reference, read back by `urlToRef`. */
 export function refToUrl(ref: ContentRef): string {
@@ -26,6 +26,8 @@ export function refToUrl(ref: ContentRef): string {
       return `/files/${ref.file}`;
     case 'anchor':
       return `${ref.page ? `/pages/${ref.page}` : ''}#${ref.anchor}`;
+    case 'reusable-content':
+      return `/reusable-contents/${ref.reusableContent}`;
     default:
       return '';
   }
@@ -259,6 +261,10 @@ function block(node: Block): RootContent[] {
     case 'embed': {
       const embed: EmbedNode = { type: 'embed', url: node.data.url };
       return [embed];
+    }
+    case 'reusable-content': {
+      const include: IncludeNode = { type: 'include', url: writeRef(node.data.ref) };
+      return [include];
     }
     default: {
       const text = textOf(node);

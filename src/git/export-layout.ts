@@ -2,19 +2,21 @@
  * A revision → the files of its Git Sync layout: `.gitbook.yaml`, `SUMMARY.md` (order, nesting,
  * groups as `## Title` sections, link pages as links), one Markdown file per document page (front
  * matter for description, emoji, icon and hidden; the title as the leading `# heading`; references
- * to pages and files written as relative paths) and the files under `.gitbook/assets/`.
+ * to pages and files written as relative paths), the files under `.gitbook/assets/` and the
+ * reusable contents under `.gitbook/includes/` (includes.ts).
  *
  * Paths are those `git.path` reports for pages and files (see api/content/present.ts), so a page's
  * `git` metadata names the file it was exported to.
  */
 import { posix } from 'node:path';
 import * as yaml from 'js-yaml';
-import type { Block, ContentRef, JsonDocument } from '../content/document.js';
+import { type Block, type ContentRef, emptyDocument, type JsonDocument } from '../content/document.js';
 import { documentToMarkdown } from '../content/markdown.js';
 import { type FileEntry, flattenPages, getDocuments, type PageNode, type Snapshot } from '../content/store.js';
 import { refToUrl } from '../content/to-mdast.js';
 import type { Db } from '../db/database.js';
 import { readBlob } from '../storage/files.js';
+import { includeMarkdown, includePaths } from './includes.js';
 import {
   ASSETS,
   CONFIG_FILE,
@@ -34,6 +36,8 @@ export interface ExportedLayout {
   pagePaths: Map<string, string>;
   /** File id → its repository path. */
   filePaths: Map<string, string>;
+  /** Reusable content id → its include file's repository path. */
+  includePaths: Map<string, string>;
 }
 
 /** Asset names, unique: a second `image.png` becomes `image (1).png`. */
@@ -60,11 +64,18 @@ function frontmatter(page: PageNode): string {
   return Object.keys(meta).length > 0 ? `---\n${yaml.dump(meta, { lineWidth: -1 })}---\n\n` : '';
 }
 
-/** Where Git Sync writes each document page and each file of a revision (paths relative to the content root). */
-export function gitPaths(snapshot: Pick<Snapshot, 'pages' | 'files'>): {
+export interface GitPaths {
   pagePaths: Map<string, string>;
   filePaths: Map<string, string>;
-} {
+  /** Reusable content id → its include file. */
+  includePaths: Map<string, string>;
+}
+
+/**
+ * Where Git Sync writes each document page, file and reusable content of a revision (paths
+ * relative to the content root).
+ */
+export function gitPaths(snapshot: Pick<Snapshot, 'pages' | 'files' | 'reusableContents'>): GitPaths {
   const pagePaths = new Map<string, string>();
   for (const entry of flattenPages(snapshot.pages)) {
     if (entry.page.type !== 'document') continue;
@@ -72,18 +83,14 @@ export function gitPaths(snapshot: Pick<Snapshot, 'pages' | 'files'>): {
   }
   const names = assetNames(snapshot.files);
   const filePaths = new Map([...names].map(([id, name]) => [id, `${ASSETS}/${name}`]));
-  return { pagePaths, filePaths };
+  return { pagePaths, filePaths, includePaths: includePaths(snapshot.reusableContents) };
 }
 
 /**
  * How references are written in the file at `from`: pages and files of this space as paths relative
  * to it, anything else (another space, a URL, a missing target) in its stable form.
  */
-export function relativeRefUrl(
-  spaceId: string,
-  paths: { pagePaths: Map<string, string>; filePaths: Map<string, string> },
-  from: string,
-): (ref: ContentRef) => string {
+export function relativeRefUrl(spaceId: string, paths: GitPaths, from: string): (ref: ContentRef) => string {
   const relative = (target: string) => {
     const path = posix.relative(posix.dirname(from), target) || posix.basename(target);
     return encodePath(path);
@@ -97,6 +104,10 @@ export function relativeRefUrl(
     }
     if (ref.kind === 'file') {
       const target = paths.filePaths.get(ref.file);
+      return target ? relative(target) : refToUrl(ref);
+    }
+    if (ref.kind === 'reusable-content') {
+      const target = paths.includePaths.get(ref.reusableContent);
       return target ? relative(target) : refToUrl(ref);
     }
     return refToUrl(ref);
@@ -115,10 +126,10 @@ export async function exportLayout(
   const refUrl = (from: string) => relativeRefUrl(snapshot.spaceId, paths, from);
 
   const files = new Map<string, Uint8Array>();
-  const documents = await getDocuments(
-    db,
-    flat.flatMap((e) => (e.page.document ? [e.page.document] : [])),
-  );
+  const documents = await getDocuments(db, [
+    ...flat.flatMap((e) => (e.page.document ? [e.page.document] : [])),
+    ...snapshot.reusableContents.flatMap((r) => (r.document ? [r.document] : [])),
+  ]);
   for (const entry of flat) {
     const path = pagePaths.get(entry.page.id);
     if (!path) continue;
@@ -133,6 +144,11 @@ export async function exportLayout(
     const markdown = frontmatter(entry.page) + documentToMarkdown(document, { refUrl: refUrl(path) });
     files.set(joinPath(dir, path), Buffer.from(markdown, 'utf8'));
   }
+  for (const entry of snapshot.reusableContents) {
+    const path = paths.includePaths.get(entry.id) as string;
+    const document = (entry.document && documents.get(entry.document)) || emptyDocument();
+    files.set(joinPath(dir, path), Buffer.from(includeMarkdown(entry.title, document, refUrl(path)), 'utf8'));
+  }
   for (const file of snapshot.files) {
     const bytes = await readBlob(db, file.blob);
     if (bytes) files.set(joinPath(dir, filePaths.get(file.id) as string), bytes);
@@ -145,6 +161,7 @@ export async function exportLayout(
     files,
     pagePaths: new Map([...pagePaths].map(([id, path]) => [id, joinPath(dir, path)])),
     filePaths: new Map([...filePaths].map(([id, path]) => [id, joinPath(dir, path)])),
+    includePaths: new Map([...paths.includePaths].map(([id, path]) => [id, joinPath(dir, path)])),
   };
 }
 

@@ -4,10 +4,12 @@
  * their order, nesting and groups (without one, folders do, as GitBook does: README.md first, then
  * files and folders by name). Each page's front matter and leading `# heading` give its fields and
  * title; relative links become page and file references (relative-links.ts); images and other
- * linked files, and everything under `.gitbook/assets/`, become files.
+ * linked files, and everything under `.gitbook/assets/`, become files; the Markdown files under
+ * `.gitbook/includes/` become reusable contents, which `{% include "…" %}` in pages refers to.
  *
  * Ids are kept where they can be: a page at the same path as in `existing` (the revision being
- * replaced) keeps its id, and so does a file with the same name and bytes.
+ * replaced) keeps its id, and so does a file with the same name and bytes, and a reusable content
+ * whose include file has the same path.
  */
 import { posix } from 'node:path';
 import * as yaml from 'js-yaml';
@@ -15,20 +17,30 @@ import type { ContentRef, JsonDocument } from '../content/document.js';
 import { storeFile } from '../content/file-entry.js';
 import { markdownToDocument, takeLeadingTitle } from '../content/markdown.js';
 import { PathIndex, pageGitPath, resolveRelativeUrl } from '../content/relative-links.js';
-import { type FileEntry, flattenPages, type PageNode, putDocument, type Snapshot } from '../content/store.js';
+import {
+  type FileEntry,
+  flattenPages,
+  type PageNode,
+  putDocument,
+  type ReusableEntry,
+  type Snapshot,
+} from '../content/store.js';
 import { slugify, uniqueSlug } from '../content/tree.js';
 import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
 import { gitBlobOid, MAX_FILE_BYTES } from '../storage/files.js';
+import { includeFiles, includeIds, readIncludes } from './includes.js';
 import { ASSETS, CONFIG_FILE, cleanDir, joinPath, parseConfig } from './layout.js';
 import { parseSummary, type SummaryEntry } from './summary.js';
 
 export interface ImportedLayout {
   pages: PageNode[];
   files: FileEntry[];
+  reusableContents: ReusableEntry[];
   /** Page id → the repository path of its Markdown file. */
   pagePaths: Map<string, string>;
   filePaths: Map<string, string>;
+  includePaths: Map<string, string>;
 }
 
 const MARKDOWN = /\.(md|markdown)$/i;
@@ -108,7 +120,12 @@ function fromFolders(markdownFiles: string[], readme: string): SummaryEntry[] {
 export async function importLayout(
   db: Db,
   repo: Map<string, Uint8Array>,
-  options: { projectDirectory?: string; existing?: Snapshot } = {},
+  options: {
+    projectDirectory?: string;
+    existing?: Snapshot;
+    /** Repository path → id of the reusable contents the last export or import recorded. */
+    existingIncludes?: Map<string, string>;
+  } = {},
 ): Promise<ImportedLayout> {
   const project = cleanDir(options.projectDirectory);
   const decode = (bytes: Uint8Array | undefined) => (bytes ? Buffer.from(bytes).toString('utf8') : undefined);
@@ -170,6 +187,14 @@ export async function importLayout(
     index.set(path, { kind: 'file', file: id });
   }
 
+  const recorded = new Map(
+    [...(options.existingIncludes ?? [])].flatMap(([path, id]) =>
+      !root ? [[path, id] as const] : path.startsWith(`${root}/`) ? [[path.slice(root.length + 1), id] as const] : [],
+    ),
+  );
+  const includes = includeIds(includeFiles(content.keys()), options.existing?.reusableContents ?? [], recorded);
+  for (const [path, id] of includes) index.set(path, { kind: 'reusable-content', reusableContent: id });
+
   const used = new Set<string>();
   const resolver = (from: string) => (url: string) => {
     const ref = resolveRelativeUrl(url, from, index);
@@ -214,6 +239,9 @@ export async function importLayout(
     return siblings;
   };
   const pages = await build(entries, []);
+  // Before the files: an image only an include shows is kept too.
+  const text = (path: string) => decode(content.get(path)) ?? '';
+  const reusableContents = await readIncludes(db, includes, text, resolver);
 
   const files: FileEntry[] = [];
   const filePaths = new Map<string, string>();
@@ -225,7 +253,8 @@ export async function importLayout(
     files.push(await storeFile(db, { id, name: posix.basename(path), bytes }));
     filePaths.set(id, joinPath(root, path));
   }
-  return { pages, files, pagePaths, filePaths };
+  const includePaths = new Map([...includes].map(([path, id]) => [id, joinPath(root, path)]));
+  return { pages, files, reusableContents, pagePaths, filePaths, includePaths };
 }
 
 function isLocal(url: string): boolean {

@@ -174,6 +174,8 @@ export interface RevisionGit {
   commit: { oid: string; message: string; ref: string; createdByGitBook: boolean };
   pages: Record<string, Blob>;
   files: Record<string, Blob>;
+  /** Reusable contents' include files (absent in what was recorded before they were carried). */
+  reusableContents?: Record<string, Blob>;
 }
 
 export async function recordRevisionGit(
@@ -186,7 +188,7 @@ export async function recordRevisionGit(
     message: input.commit.message,
     ref: input.commit.ref,
     exported: input.commit.createdByGitBook ? 1 : 0,
-    blobs: JSON.stringify({ pages: input.pages, files: input.files }),
+    blobs: JSON.stringify({ pages: input.pages, files: input.files, reusableContents: input.reusableContents ?? {} }),
     created_at: nowIso(),
   };
   await db
@@ -203,7 +205,7 @@ export async function findRevisionGit(db: Db, revisionId: string): Promise<Revis
     .where('revision_id', '=', revisionId)
     .executeTakeFirst();
   if (!row) return undefined;
-  const blobs = JSON.parse(row.blobs) as Pick<RevisionGit, 'pages' | 'files'>;
+  const blobs = JSON.parse(row.blobs) as Pick<RevisionGit, 'pages' | 'files' | 'reusableContents'>;
   return {
     commit: { oid: row.commit_oid, message: row.message, ref: row.ref, createdByGitBook: row.exported === 1 },
     ...blobs,

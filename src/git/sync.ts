@@ -25,6 +25,7 @@ import { fullRef, pushToRemote, type RemoteTarget, readRemote } from './remote.j
 import {
   type Blob,
   findGitSync,
+  findRevisionGit,
   finishOperation,
   type OperationOptions,
   recordRevisionGit,
@@ -89,6 +90,7 @@ async function runExport(app: App, row: GitSyncRow, target: RemoteTarget, option
     commit: { oid: result.commit, message, ref: fullRef(row.ref), createdByGitBook: true },
     pages: blobsOf(layout.pagePaths, oid),
     files: blobsOf(layout.filePaths, oid),
+    reusableContents: blobsOf(layout.includePaths, oid),
   });
   return { commit: result.commit, revisionId: snapshot.id };
 }
@@ -97,7 +99,13 @@ async function runImport(app: App, row: GitSyncRow, target: RemoteTarget, option
   const dir = cleanDir(row.project_directory);
   const remote = await readRemote(target, dir);
   const { space, snapshot: live } = await liveSnapshot(app.db, row.space_id);
-  const layout = await importLayout(app.db, remote.files, { projectDirectory: dir, existing: live });
+  // Include files keep the names the repository gave them: the last export or import recorded them.
+  const recorded = (await findRevisionGit(app.db, live.id))?.reusableContents ?? {};
+  const layout = await importLayout(app.db, remote.files, {
+    projectDirectory: dir,
+    existing: live,
+    existingIncludes: new Map(Object.entries(recorded).map(([id, blob]) => [blob.path, id])),
+  });
   const changeRequest = options.standalone
     ? await createChangeRequest(app.db, space, options.userId, `Import from Git (${row.ref})`)
     : null;
@@ -108,7 +116,7 @@ async function runImport(app: App, row: GitSyncRow, target: RemoteTarget, option
       type: 'edits',
       pages: layout.pages,
       files: layout.files,
-      reusableContents: live.reusableContents,
+      reusableContents: layout.reusableContents,
       createdBy: options.userId,
     });
     if (changeRequest) {
@@ -133,6 +141,7 @@ async function runImport(app: App, row: GitSyncRow, target: RemoteTarget, option
     commit: { oid: remote.commit, message: remote.message, ref: fullRef(row.ref), createdByGitBook: false },
     pages: blobsOf(layout.pagePaths, oid),
     files: blobsOf(layout.filePaths, oid),
+    reusableContents: blobsOf(layout.includePaths, oid),
   });
   return { commit: remote.commit, revisionId: revision.id, changeRequestId: changeRequest?.id };
 }

@@ -230,6 +230,8 @@ export class SiteReader {
       const file = this.file(ref, from);
       return file ? { href: file.url, external: false } : null;
     }
+    // A reusable content is shown in place, never linked to.
+    if (ref.kind === 'reusable-content') return null;
     const pageId = ref.page;
     const siteSpace = this.siteSpaceFor(ref.space ?? from.space.id, from);
     const content = siteSpace ? (siteSpace === from.siteSpace ? from : this.loaded.get(siteSpace.id)) : undefined;

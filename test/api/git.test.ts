@@ -189,6 +189,55 @@ describe('Git import', () => {
     const space = await ctx.admin.client.get(`/v1/spaces/${ctx.spaceId}`);
     expect(space.body.gitSync).toMatchObject({ installationId: info.installationId, operation: { state: 'success' } });
   });
+
+  it('reads .gitbook/includes into reusable contents that {% include %} refers to, keeping their ids', async () => {
+    const files = {
+      'README.md': '# Home\n\n{% include ".gitbook/includes/support.md" %}\n',
+      'guide/setup.md':
+        '# Setup\n\n{% include \'../.gitbook/includes/support.md\' %}\n\n{% include "../.gitbook/includes/gone.md" %}\n',
+      '.gitbook/includes/support.md': '---\ntitle: Support contact\n---\n\nWrite to [home](../../README.md).\n',
+      '.gitbook/includes/untitled-note.md': '# Note heading\n\nA note.\n',
+    };
+    server.createRepo('includes', files);
+    const ctx = await newSpace();
+    const run = async () => {
+      await ctx.admin.client.post(`/v1/spaces/${ctx.spaceId}/git/import`, {
+        url: server.url('includes'),
+        ref: 'main',
+      });
+      expect((await settled(ctx)).operation.state).toBe('success');
+      return (await ctx.admin.client.get(`/v1/spaces/${ctx.spaceId}/content`)).body;
+    };
+    const revision = await run();
+    // Include files are neither pages nor files.
+    expect(outline(revision.pages)).toEqual([
+      ['document', 'Home', 'home', []],
+      ['document', 'Setup', 'setup', []],
+    ]);
+    expect(revision.files).toEqual([]);
+    const reusables = revision.reusableContents as Array<{ id: string; title: string }>;
+    expect(reusables.map((r) => r.title)).toEqual(['Support contact', 'Note heading']);
+    const support = reusables[0]!.id;
+    const [home, setup] = revision.pages as Page[];
+    expect(await markdownOf(ctx, ctx.spaceId, home!.id)).toBe(`{% include "/reusable-contents/${support}" %}\n`);
+    // An include of a file the repository does not have stays as written.
+    expect(await markdownOf(ctx, ctx.spaceId, setup!.id)).toBe(
+      `{% include "/reusable-contents/${support}" %}\n\n{% include "../.gitbook/includes/gone.md" %}\n`,
+    );
+    const body = await ctx.admin.client.get(
+      `/v1/spaces/${ctx.spaceId}/revisions/${revision.id}/reusable-contents/${support}/document`,
+    );
+    expect(JSON.stringify(body.body)).toContain(JSON.stringify({ kind: 'page', page: home!.id }));
+    const note = await ctx.admin.client.get(
+      `/v1/spaces/${ctx.spaceId}/revisions/${revision.id}/reusable-contents/${reusables[1]!.id}/document`,
+    );
+    expect(JSON.stringify(note.body)).not.toContain('Note heading');
+
+    // Imported again: the same include files keep their reusable contents' ids.
+    const again = await run();
+    expect(again.id).not.toBe(revision.id);
+    expect(again.reusableContents.map((r: { id: string }) => r.id)).toEqual(reusables.map((r) => r.id));
+  });
 });
 
 /** A space with nested pages, a hint, a table, an image and cross-page links, merged live. */
@@ -220,9 +269,17 @@ async function seed(ctx: Ctx) {
             '{% embed url="https://example.com/video" %}\n',
         },
       },
+      {
+        operation: 'insert_reusable_content',
+        title: 'Install steps',
+        document: { markdown: 'Run `make install`.\n\n{% hint style="warning" %}\nNeeds **root**.\n{% endhint %}\n' },
+      },
     ],
   });
   expect(first.status).toBe(200);
+  const steps = first.body.changes.find(
+    (c: { object: string }) => c.object === 'created_reusable_content',
+  ).reusableContent;
   const guideId = first.body.changes.find((c: { ref?: string }) => c.ref === 'guide').page.id;
   const homeId = first.body.changes.find((c: { ref?: string }) => c.ref === 'home').page.id;
   const second = await ctx.admin.client.post(`${base}/${cr}/content?compat=false`, {
@@ -232,7 +289,9 @@ async function seed(ctx: Ctx) {
         ref: 'setup',
         into: guideId,
         title: 'Setup',
-        document: { markdown: '## Steps\n\n1. Install\n2. Run\n\nBack to [home](../home.md) or [steps](#steps).\n' },
+        document: {
+          markdown: `## Steps\n\n1. Install\n2. Run\n\n{% include "/reusable-contents/${steps}" %}\n\nBack to [home](../home.md) or [steps](#steps).\n`,
+        },
       },
       {
         operation: 'insert_page',
@@ -277,15 +336,23 @@ async function snapshotOf(ctx: Ctx, spaceId: string) {
     size: number;
     contentType: string;
   }>;
+  const live = (await ctx.admin.client.get(`/v1/spaces/${spaceId}/content`)).body;
+  const reusables = live.reusableContents as Array<{ id: string; title: string }>;
   const names = new Map<string, string>();
   for (const p of flat(pages)) names.set(p.id, `page:${p.title}`);
   for (const f of files) names.set(f.id, `file:${f.name}`);
+  for (const r of reusables) names.set(r.id, `reusable:${r.title}`);
+  const included: Record<string, unknown> = {};
+  for (const r of reusables) {
+    const url = `/v1/spaces/${spaceId}/revisions/${live.id}/reusable-contents/${r.id}/document`;
+    included[r.title] = (await ctx.admin.client.get(url)).body;
+  }
   const bodies: Record<string, unknown> = {};
   for (const page of flat(pages)) {
     if (page.type !== 'document') continue;
     const read = (await ctx.admin.client.get(`/v1/spaces/${spaceId}/content/page/${page.id}?format=markdown`)).body;
     const markdown = (read.markdown as string).replace(
-      /\/(pages|files)\/([A-Za-z0-9_-]+)/g,
+      /\/(pages|files|reusable-contents)\/([A-Za-z0-9_-]+)/g,
       (_: string, kind: string, id: string) => `<${names.get(id) ?? `${kind}:?`}>`,
     );
     bodies[page.title] = { markdown, description: read.description, emoji: read.emoji, hidden: read.hidden ?? false };
@@ -294,6 +361,7 @@ async function snapshotOf(ctx: Ctx, spaceId: string) {
     outline: outline(pages),
     bodies,
     files: files.map((f) => ({ name: f.name, size: f.size, contentType: f.contentType })),
+    included,
   };
 }
 
@@ -318,6 +386,7 @@ describe('Git export', () => {
         '.github/ci.yml',
         '.gitbook.yaml',
         '.gitbook/assets/logo.png',
+        '.gitbook/includes/install-steps.md',
         'LICENSE',
         'SUMMARY.md',
         'faq.md',
@@ -351,7 +420,12 @@ describe('Git export', () => {
     expect(tree.get('guide/README.md')?.toString()).toContain(
       '{% tabs %}\n{% tab title="macOS" %}\nUse `brew`.\n{% endtab %}\n\n{% tab title="Linux" %}\nUse `apt`.\n{% endtab %}\n{% endtabs %}\n\n{% embed url="https://example.com/video" %}\n',
     );
-    expect(tree.get('guide/setup.md')?.toString()).toContain('Back to [home](../home.md) or [steps](#steps).');
+    expect(tree.get('guide/setup.md')?.toString()).toContain(
+      '{% include "../.gitbook/includes/install-steps.md" %}\n\nBack to [home](../home.md) or [steps](#steps).',
+    );
+    expect(tree.get('.gitbook/includes/install-steps.md')?.toString()).toBe(
+      '---\ntitle: Install steps\n---\n\nRun `make install`.\n\n{% hint style="warning" %}\nNeeds **root**.\n{% endhint %}\n',
+    );
     expect(tree.get('.gitbook/assets/logo.png')).toEqual(PNG);
     expect(tree.get('.gitbook.yaml')?.toString()).toContain('readme: home.md');
 
@@ -410,7 +484,13 @@ describe('Git export', () => {
     const copyInfo = await settled(ctx, copy);
     expect(copyInfo.operation.error).toBeUndefined();
     expect(copyInfo.operation.state).toBe('success');
-    expect(await snapshotOf(ctx, copy)).toEqual(await snapshotOf(ctx, ctx.spaceId));
+    const copied = await snapshotOf(ctx, copy);
+    expect(copied).toEqual(await snapshotOf(ctx, ctx.spaceId));
+    // The reusable content came back, and the page includes the copy's own.
+    expect(Object.keys(copied.included)).toEqual(['Install steps']);
+    expect((copied.bodies.Setup as { markdown: string }).markdown).toContain(
+      '{% include "<reusable:Install steps>" %}',
+    );
   });
 
   it('imports into a change request when standalone, leaving the live content alone', async () => {
@@ -517,6 +597,7 @@ describe('export.zip', () => {
       [
         '.gitbook.yaml',
         '.gitbook/assets/logo.png',
+        '.gitbook/includes/install-steps.md',
         'SUMMARY.md',
         'faq.md',
         'guide/README.md',
@@ -529,6 +610,9 @@ describe('export.zip', () => {
       '---\nhidden: true\n---\n\n# Hidden notes\n\nSecret-ish.\n',
     );
     expect(Buffer.from(entries['.gitbook/assets/logo.png'] as Uint8Array)).toEqual(PNG);
+    expect(strFromU8(entries['guide/setup.md'] as Uint8Array)).toContain(
+      '{% include "../.gitbook/includes/install-steps.md" %}',
+    );
     const docs = await ctx.admin.client.get('/v1/openapi.json');
     expect(docs.body.paths['/v1/spaces/{spaceId}/export.zip']?.get?.operationId).toBe('exportSpaceZip');
   });

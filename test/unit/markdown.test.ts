@@ -212,4 +212,28 @@ describe('document ⇄ Markdown', () => {
       body: '# Body\n',
     });
   });
+  it('reads {% include %} as a reusable content block, resolved or kept as written', () => {
+    const stable = roundTrip('Before.\n\n{% include "/reusable-contents/snip_1" %}\n\nAfter.\n');
+    expect(stable.nodes[1]).toEqual({
+      object: 'block',
+      type: 'reusable-content',
+      isVoid: true,
+      data: { ref: { kind: 'reusable-content', reusableContent: 'snip_1' } },
+    });
+    // A relative path resolves through the caller (Git import); single quotes are GitBook's too.
+    const resolveUrl = (url: string) =>
+      url === '../.gitbook/includes/a.md' ? { kind: 'reusable-content' as const, reusableContent: 'a' } : null;
+    const relative = markdownToDocument("{% include '../.gitbook/includes/a.md' %}\n", { resolveUrl });
+    expect(relative.nodes[0]).toMatchObject({ type: 'reusable-content', data: { ref: { reusableContent: 'a' } } });
+    expect(documentToMarkdown(relative, { refUrl: () => '../.gitbook/includes/a.md' })).toBe(
+      '{% include "../.gitbook/includes/a.md" %}\n',
+    );
+    // Nothing to resolve to: the tag stays text; in fenced code it is code.
+    const unknown = markdownToDocument('{% include "missing.md" %}\n');
+    expect(unknown.nodes[0]?.type).toBe('paragraph');
+    expect(documentToMarkdown(unknown)).toContain('include "missing.md"');
+    expect(markdownToDocument('```\n{% include "/reusable-contents/x" %}\n```\n').nodes[0]?.type).toBe('code');
+    // An include is not a link.
+    expect(extractLinks(stable)).toEqual([]);
+  });
 });

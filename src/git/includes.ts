@@ -1,0 +1,113 @@
+/**
+ * Reusable contents in the Git Sync layout, as GitBook keeps them: one Markdown file each under
+ * `.gitbook/includes/` (named after its title; front matter `title`), included by pages with
+ * `{% include "<relative path>" %}`. Export writes those files; import reads them back into
+ * reusable contents, keeping the id of one at the same path as in the revision being replaced.
+ */
+import { posix } from 'node:path';
+import * as yaml from 'js-yaml';
+import type { ContentRef, JsonDocument } from '../content/document.js';
+import { documentToMarkdown, markdownToDocument, takeLeadingTitle } from '../content/markdown.js';
+import { putDocument, type ReusableEntry } from '../content/store.js';
+import { slugify } from '../content/tree.js';
+import { newId } from '../core/ids.js';
+import type { Db } from '../db/database.js';
+
+export const INCLUDES = '.gitbook/includes';
+
+const MARKDOWN = /\.(md|markdown)$/i;
+
+/** The file of each reusable content (by id): `.gitbook/includes/<title slug>.md`, unique. */
+export function includePaths(reusables: ReusableEntry[]): Map<string, string> {
+  const taken = new Set<string>();
+  const paths = new Map<string, string>();
+  for (const entry of reusables) {
+    const base = slugify(entry.title);
+    let name = base;
+    for (let i = 2; taken.has(name); i++) name = `${base}-${i}`;
+    taken.add(name);
+    paths.set(entry.id, `${INCLUDES}/${name}.md`);
+  }
+  return paths;
+}
+
+/** An include file: the title in front matter, then the body (references written by `refUrl`). */
+export function includeMarkdown(title: string, document: JsonDocument, refUrl: (ref: ContentRef) => string): string {
+  const meta = yaml.dump({ title }, { lineWidth: -1 });
+  return `---\n${meta}---\n\n${documentToMarkdown(document, { refUrl })}`;
+}
+
+/** Include files of a repository's content (paths relative to the content root). */
+export function includeFiles(paths: Iterable<string>): string[] {
+  return [...paths].filter((p) => p.startsWith(`${INCLUDES}/`) && MARKDOWN.test(p)).sort();
+}
+
+/**
+ * Ids of the include files (path → id): an existing reusable content's where its file is the same,
+ * by the path `recorded` for it (the last export or import), else by the path an export would give it.
+ */
+export function includeIds(
+  files: string[],
+  existing: ReusableEntry[],
+  recorded: Map<string, string> = new Map(),
+): Map<string, string> {
+  const live = new Set(existing.map((r) => r.id));
+  const previous = new Map([...includePaths(existing)].map(([id, path]) => [path, id]));
+  for (const [path, id] of recorded) if (live.has(id)) previous.set(path, id);
+  const taken = new Set<string>();
+  return new Map(
+    files.map((path) => {
+      const id = previous.get(path);
+      // One reusable content per file, even when two paths name the same one.
+      const kept = id && !taken.has(id) ? id : newId();
+      taken.add(kept);
+      return [path, kept];
+    }),
+  );
+}
+
+/**
+ * The reusable contents of the include files: the title from front matter, else the leading
+ * `# heading`, else the file name; the body with its references resolved by `resolveUrl(path)`.
+ */
+export async function readIncludes(
+  db: Db,
+  ids: Map<string, string>,
+  text: (path: string) => string,
+  resolveUrl: (from: string) => (url: string) => ContentRef | null,
+): Promise<ReusableEntry[]> {
+  const out: ReusableEntry[] = [];
+  for (const [path, id] of ids) {
+    const { title: given, body } = splitTitle(text(path));
+    let document = markdownToDocument(body, { resolveUrl: resolveUrl(path) });
+    let title = given;
+    if (!title) {
+      const leading = takeLeadingTitle(document);
+      if (leading) {
+        title = leading.title;
+        document = leading.document;
+      }
+    }
+    const hash = document.nodes.length > 0 ? await putDocument(db, document) : undefined;
+    const name = posix.basename(path).replace(MARKDOWN, '').replace(/[-_]+/g, ' ').trim() || 'Untitled';
+    // Titles are 1–100 characters, as batch edits require.
+    out.push({ id, title: (title || name).slice(0, 100), ...(hash ? { document: hash } : {}) });
+  }
+  return out;
+}
+
+function splitTitle(markdown: string): { title?: string; body: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
+  if (!match) return { body: markdown };
+  let parsed: unknown;
+  try {
+    parsed = yaml.load(match[1] ?? '', { schema: yaml.JSON_SCHEMA });
+  } catch {
+    return { body: markdown };
+  }
+  const title = (parsed as { title?: unknown } | null)?.title;
+  return {
+    ...(typeof title === 'string' && title.trim() ? { title: title.trim() } : {}),
+    body: markdown.slice(match[0].length),
+  };
+}
