@@ -9,6 +9,7 @@
  */
 import { badRequest } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { slugify, uniqueSlug } from '../core/slug.js';
 import type { Db } from '../db/database.js';
 import type { ContentRef, JsonDocument } from './document.js';
 import { storeFile as storeFileEntry } from './file-entry.js';
@@ -24,7 +25,7 @@ import {
   type ReusableEntry,
   type Snapshot,
 } from './store.js';
-import { cloneTree, contains, detach, insertAt, locate, requireFreeSlug, slugify, uniqueSlug } from './tree.js';
+import { cloneTree, contains, detach, insertAt, locate, requireFreeSlug, slugsOf } from './tree.js';
 
 export type DocumentInput = { markdown: string } | { document: JsonDocument } | Record<string, never>;
 
@@ -190,7 +191,7 @@ export async function applyBatch(
         id: pageIds.get(i) as string,
         type,
         title,
-        slug: change.slug ?? uniqueSlug(slugify(title), siblings),
+        slug: change.slug ?? uniqueSlug(slugify(title), slugsOf(siblings)),
         children: [],
       };
       if (document) pageBodies.set(page.id, document);
@@ -227,7 +228,7 @@ export async function applyBatch(
         const sameParent = parent === found.parent;
         detach(pages, page.id);
         const siblings = parent ? parent.children : pages;
-        if (!sameParent) page.slug = change.slug ?? uniqueSlug(page.slug, siblings);
+        if (!sameParent) page.slug = change.slug ?? uniqueSlug(page.slug, slugsOf(siblings));
         insertAt(siblings, page, change.at);
       }
       if (change.slug !== undefined) {

@@ -5,27 +5,9 @@
 import { badRequest } from '../core/errors.js';
 import type { PageNode } from './store.js';
 
-/** A URL slug from a title: lower case ASCII letters and digits separated by `-`, at most 100 characters. */
-export function slugify(title: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 100)
-    .replace(/-+$/, '');
-  return slug || 'page';
-}
-
-/** `base`, or `base-2`, `base-3`, … whichever no sibling uses. */
-export function uniqueSlug(base: string, siblings: PageNode[], except?: PageNode): string {
-  const taken = new Set(siblings.filter((s) => s !== except).map((s) => s.slug));
-  if (!taken.has(base)) return base;
-  for (let i = 2; ; i++) {
-    const candidate = `${base.slice(0, 96)}-${i}`;
-    if (!taken.has(candidate)) return candidate;
-  }
+/** The slugs a list of sibling pages uses (what a new sibling's slug must avoid). */
+export function slugsOf(siblings: PageNode[]): string[] {
+  return siblings.map((s) => s.slug);
 }
 
 /** 400 when an explicit slug is already used by a sibling. */

@@ -20,6 +20,9 @@ export const PageQuery = {
   ),
 };
 
+/** The querystring of a list that takes nothing but paging. */
+export const ListQuery = Type.Object(PageQuery);
+
 /** `{items, count, next?}` of `item`. */
 export function PagedList<T extends TSchema>(item: T) {
   return Type.Object({

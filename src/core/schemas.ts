@@ -47,3 +47,9 @@ export const UserSchema = Type.Object(
   },
   { $id: 'User' },
 );
+
+/**
+ * The same User object without the `$id`, for a schema that holds several users (a change request's
+ * `createdBy` and `mergedBy`): a `$id` may appear only once in one schema.
+ */
+export const InlineUserSchema = Type.Object(UserSchema.properties);

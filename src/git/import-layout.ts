@@ -25,8 +25,9 @@ import {
   type ReusableEntry,
   type Snapshot,
 } from '../content/store.js';
-import { slugify, uniqueSlug } from '../content/tree.js';
+import { slugsOf } from '../content/tree.js';
 import { newId } from '../core/ids.js';
+import { slugify, uniqueSlug } from '../core/slug.js';
 import type { Db } from '../db/database.js';
 import { gitBlobOid, MAX_FILE_BYTES } from '../storage/files.js';
 import { includeFiles, includeIds, readIncludes } from './includes.js';
@@ -212,7 +213,7 @@ export async function importLayout(
           id: newId(),
           type: 'group',
           title: entry.title,
-          slug: uniqueSlug(slugify(entry.title), siblings),
+          slug: uniqueSlug(slugify(entry.title), slugsOf(siblings)),
           children: [],
         };
       } else if (!isLocal(entry.url) || built.has(cleanDir(decodeUrl(entry.url)))) {
@@ -222,7 +223,7 @@ export async function importLayout(
           id: newId(),
           type: 'link',
           title: entry.title || entry.url,
-          slug: uniqueSlug('link', siblings),
+          slug: uniqueSlug('link', slugsOf(siblings)),
           target,
           children: [],
         };
@@ -230,7 +231,7 @@ export async function importLayout(
         const path = cleanDir(decodeUrl(entry.url));
         built.add(path);
         node = await pageFrom(db, path, content.get(path), entry.title, idFor(path), resolver(path));
-        node.slug = uniqueSlug(slugOf(path) || slugify(node.title), siblings);
+        node.slug = uniqueSlug(slugOf(path) || slugify(node.title), slugsOf(siblings));
         pagePaths.set(node.id, joinPath(root, path));
       }
       siblings.push(node);

@@ -9,8 +9,8 @@ import * as yaml from 'js-yaml';
 import type { ContentRef, JsonDocument } from '../content/document.js';
 import { documentToMarkdown, markdownToDocument, takeLeadingTitle } from '../content/markdown.js';
 import { putDocument, type ReusableEntry } from '../content/store.js';
-import { slugify } from '../content/tree.js';
 import { newId } from '../core/ids.js';
+import { slugify } from '../core/slug.js';
 import type { Db } from '../db/database.js';
 
 export const INCLUDES = '.gitbook/includes';

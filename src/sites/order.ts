@@ -2,7 +2,7 @@
  * Order of siblings on a site: site spaces within their section (or the root), sections within their
  * group, and the top level (sections outside groups and section groups together). Siblings carry
  * 0-based `position`s; moving an item computes the new sequence and rewrites only the positions
- * that change, like the content tree (`collections/tree.ts`).
+ * that change, like the content tree (`content-tree/order.ts`).
  */
 import { badRequest } from '../core/errors.js';
 

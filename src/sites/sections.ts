@@ -6,12 +6,14 @@
  */
 import { badRequest, conflict, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { endPosition } from '../core/order.js';
+import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../core/slug.js';
 import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import type { SiteRow, SiteSectionGroupRow, SiteSectionRow, SpaceRow } from '../db/schema.js';
 import { changedPositions, type KeyPosition, placeKey, type Sibling, splitKey } from './order.js';
 import { deleteSiteSpaces, insertSiteSpace, makeDefaultSiteSpace } from './site-spaces.js';
-import { type Structure, slugify, uniqueSlug } from './structure.js';
+import type { Structure } from './structure.js';
 
 const sectionKey = (id: string) => `section:${id}`;
 const groupKey = (id: string) => `group:${id}`;
@@ -37,8 +39,6 @@ async function writeOrder(db: Db, siblings: Sibling[], ordered: string[]): Promi
     await db.updateTable(table).set({ position: change.position }).where('id', '=', id).execute();
   }
 }
-
-const endOf = (siblings: Sibling[]) => siblings.reduce((max, s) => Math.max(max, s.position + 1), 0);
 
 export function sectionIn(structure: Structure, id: string): SiteSectionRow {
   const row = structure.sectionById.get(id);
@@ -72,11 +72,11 @@ async function insertSection(
     group_id: fields.groupId,
     title: fields.title,
     description: null,
-    path: uniqueSlug(slugify(fields.title, 'section'), fields.takenPaths),
+    path: uniqueSlug(slugify(fields.title, { fallback: 'section', maxLength: SITE_SLUG_LENGTH }), fields.takenPaths),
     icon: fields.icon,
     condition: null,
     is_default: fields.isDefault ? 1 : 0,
-    position: endOf(siblings),
+    position: endPosition(siblings),
     created_at: now,
     updated_at: now,
   };
@@ -233,7 +233,7 @@ async function groupSection(
   field: string,
 ): Promise<void> {
   if (section.site_id !== group.site_id) throw badRequest(`${field}: not a section group of this site`);
-  const position = endOf(groupSiblings(structure, group.id).filter((s) => s.key !== sectionKey(section.id)));
+  const position = endPosition(groupSiblings(structure, group.id).filter((s) => s.key !== sectionKey(section.id)));
   await db.updateTable('site_sections').set({ group_id: group.id, position }).where('id', '=', section.id).execute();
 }
 
@@ -283,7 +283,7 @@ export async function createGroup(
     site_id: siteId,
     title: fields.title,
     icon: fields.icon ?? null,
-    position: endOf(topSiblings(structure)),
+    position: endPosition(topSiblings(structure)),
     created_at: now,
     updated_at: now,
   };

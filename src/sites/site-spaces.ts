@@ -5,11 +5,13 @@
  */
 import { badRequest, conflict, notFound } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { endPosition } from '../core/order.js';
+import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../core/slug.js';
 import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import type { SiteSpaceRow, SpaceRow } from '../db/schema.js';
 import { changedPositions, type KeyPosition, placeKey, splitKey } from './order.js';
-import { type Structure, slugify, uniqueSlug } from './structure.js';
+import type { Structure } from './structure.js';
 
 const key = (id: string) => `site-space:${id}`;
 
@@ -59,12 +61,12 @@ export async function insertSiteSpace(
     section_id: sectionId,
     space_id: space.id,
     path: uniqueSlug(
-      slugify(space.title, 'space'),
+      slugify(space.title, { fallback: 'space', maxLength: SITE_SLUG_LENGTH }),
       siblings.map((s) => s.path),
     ),
     condition: null,
     is_default: siblings.length === 0 ? 1 : 0,
-    position: siblings.reduce((max, s) => Math.max(max, s.position + 1), 0),
+    position: endPosition(siblings),
     customization: null,
     created_at: now,
     updated_at: now,

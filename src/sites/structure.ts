@@ -89,26 +89,3 @@ export async function loadStructure(db: Db, siteId: string): Promise<Structure> 
     sectionsIn: inGroup,
   };
 }
-
-/** A URL path segment made from a title: lower-case letters, digits and dashes (`fallback` if empty). */
-export function slugify(title: string, fallback: string): string {
-  const slug = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '')
-    .slice(0, 90)
-    .replace(/-+$/g, '');
-  return slug || fallback;
-}
-
-/** `base`, or `base-2`, `base-3`, … whichever is not in `taken`. */
-export function uniqueSlug(base: string, taken: Iterable<string>): string {
-  const used = new Set(taken);
-  if (!used.has(base)) return base;
-  for (let n = 2; ; n++) {
-    const candidate = `${base}-${n}`;
-    if (!used.has(candidate)) return candidate;
-  }
-}

@@ -1,11 +1,11 @@
 /** Pure parts of the sites areas: sibling order, published URLs, conditions, customization merging. */
 import { describe, expect, it } from 'vitest';
+import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../src/core/slug.js';
 import { Urls } from '../../src/core/urls.js';
 import type { SiteRow } from '../../src/db/schema.js';
 import { assertExpression } from '../../src/sites/condition.js';
 import { deepMerge, foldOverride } from '../../src/sites/customization.js';
 import { changedPositions, placeKey } from '../../src/sites/order.js';
-import { slugify, uniqueSlug } from '../../src/sites/structure.js';
 import { PublishedUrls } from '../../src/sites/urls.js';
 
 const siblings = ['a', 'b', 'c'].map((key, position) => ({ key, position }));
@@ -94,8 +94,10 @@ describe('customization merging', () => {
 
 describe('slugs', () => {
   it('makes URL-safe, unique paths', () => {
-    expect(slugify('Getting Started — Ünïcode!', 'x')).toBe('getting-started-unicode');
-    expect(slugify('!!!', 'space')).toBe('space');
+    expect(slugify('Getting Started — Ünïcode!', { fallback: 'x', maxLength: SITE_SLUG_LENGTH })).toBe(
+      'getting-started-unicode',
+    );
+    expect(slugify('!!!', { fallback: 'space', maxLength: SITE_SLUG_LENGTH })).toBe('space');
     expect(uniqueSlug('docs', ['docs', 'docs-2'])).toBe('docs-3');
   });
 });

@@ -1,16 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../core/paging.js';
-import { StringEnum, Timestamp } from '../../core/schemas.js';
-
-/** The User object, inline (the shared `User` schema carries an $id and may appear once per schema). */
-export const UserSchema = Type.Object({
-  object: Type.Literal('user'),
-  id: Type.String(),
-  displayName: Type.String(),
-  email: Type.Optional(Type.String()),
-  photoURL: Type.Optional(Type.String()),
-  urls: Type.Object({ location: Type.String() }),
-});
+import { StringEnum, Timestamp, InlineUserSchema as UserSchema } from '../../core/schemas.js';
 
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];

@@ -1,12 +1,12 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Static } from 'typebox';
+import { positionAtEnd } from '../../content-tree/order.js';
 import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import type { CollectionRow, Database } from '../../db/schema.js';
 import { storeDefaultLevel } from '../../permissions/resolver.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
-import { endPosition } from './tree.js';
 
 export async function findCollection(db: Db, id: string): Promise<CollectionRow | undefined> {
   return db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirst();
@@ -31,7 +31,7 @@ export async function createCollection(
       title: input.title ?? 'Untitled',
       description: input.description ?? null,
       default_level: 'inherit',
-      position: await endPosition(trx, organizationId, parentId),
+      position: await positionAtEnd(trx, organizationId, parentId),
       created_at: now,
       updated_at: now,
     };
@@ -117,7 +117,7 @@ export async function transferCollectionTree(db: Db, rootId: string, ids: string
     const spaceIds = (await trx.selectFrom('spaces').select('id').where('parent_id', 'in', ids).execute()).map(
       (s) => s.id,
     );
-    const position = await endPosition(trx, target, null);
+    const position = await positionAtEnd(trx, target, null);
     await trx.updateTable('collections').set({ organization_id: target }).where('id', 'in', ids).execute();
     await trx
       .updateTable('collections')

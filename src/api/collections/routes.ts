@@ -1,5 +1,6 @@
 /** Collections: create and list in an organization; get, update, delete, list spaces, move, transfer. */
 
+import { placeItem } from '../../content-tree/order.js';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
@@ -34,7 +35,6 @@ import {
   TransferBody,
   UpdateCollectionBody,
 } from './schemas.js';
-import { placeItem } from './tree.js';
 
 const tags = ['collections'];
 

@@ -8,7 +8,7 @@ import { Type } from 'typebox';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import { PagedList, paginateArray } from '../../core/paging.js';
+import { ListQuery, PagedList, paginateArray } from '../../core/paging.js';
 import { NoContent, type Role } from '../../core/schemas.js';
 import type { Db } from '../../db/database.js';
 import { authorizeCollection, authorizeSpace } from '../../permissions/content.js';
@@ -21,7 +21,6 @@ import { findGrant, listGrants, type PrincipalType, setGrants, type Target } fro
 import {
   AggregateQuery,
   InviteBody,
-  ListQuery,
   TeamPermissionEntry,
   UpdatePermissionBody,
   UserPermissionEntry,

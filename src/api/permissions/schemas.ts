@@ -13,4 +13,3 @@ export const InviteBody = Type.Object(
 );
 export const UpdatePermissionBody = Type.Object({ role: Type.Optional(RoleOrGuest) }, { additionalProperties: false });
 export const AggregateQuery = Type.Object({ ...PageQuery, role: Type.Optional(StringEnum(ROLES)) });
-export const ListQuery = Type.Object(PageQuery);

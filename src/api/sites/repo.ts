@@ -2,12 +2,12 @@ import type { Static } from 'typebox';
 import { conflict } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { type Page, paginate } from '../../core/paging.js';
+import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../core/slug.js';
 import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
 import { insertSiteSpace } from '../../sites/site-spaces.js';
-import { slugify, uniqueSlug } from '../../sites/structure.js';
 import type { ListSitesQuery, SITE_TYPES, SITE_VISIBILITIES } from './schemas.js';
 
 /** Sites of an organization, oldest first, with the list filters applied in SQL. */
@@ -86,7 +86,10 @@ export async function createSite(
       organization_id: organizationId,
       type: input.type ?? 'basic',
       title,
-      basename: uniqueSlug(slugify(title, 'site'), await takenBasenames(trx, organizationId)),
+      basename: uniqueSlug(
+        slugify(title, { fallback: 'site', maxLength: SITE_SLUG_LENGTH }),
+        await takenBasenames(trx, organizationId),
+      ),
       hostname: null,
       proxy: null,
       visibility: input.visibility ?? 'public',

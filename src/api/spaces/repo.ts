@@ -1,11 +1,11 @@
 import type { Static } from 'typebox';
+import { positionAtEnd } from '../../content-tree/order.js';
 import { newId } from '../../core/ids.js';
 import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import type { SpaceRow } from '../../db/schema.js';
 import { storeDefaultLevel } from '../../permissions/resolver.js';
 import { changeRequestCounts } from '../change-requests/repo.js';
-import { endPosition } from '../collections/tree.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 
 export async function findSpace(db: Db, id: string): Promise<SpaceRow | undefined> {
@@ -32,7 +32,7 @@ export async function createSpace(
       icon_url: null,
       merge_rules: null,
       default_level: 'inherit',
-      position: await endPosition(trx, organizationId, parentId),
+      position: await positionAtEnd(trx, organizationId, parentId),
       revision_id: newId(),
       created_at: now,
       updated_at: now,

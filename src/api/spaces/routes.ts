@@ -1,5 +1,6 @@
 /** Spaces: create and list in an organization; get, update, soft-delete, restore and move one. */
 import { Type } from 'typebox';
+import { placeItem, positionAtEnd } from '../../content-tree/order.js';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, notFound } from '../../core/errors.js';
@@ -9,7 +10,6 @@ import { nowIso } from '../../core/time.js';
 import { authorizeSpace, requireCreateIn } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
-import { endPosition, placeItem } from '../collections/tree.js';
 import { presentSpaces } from './present.js';
 import { createSpace, findSpace, findSpacesByIds, listSpaceNodes, setSpaceDeleted, updateSpace } from './repo.js';
 import { CreateSpaceBody, ListSpacesQuery, MoveBody, Space, SpaceParams, UpdateSpaceBody } from './schemas.js';
@@ -159,7 +159,7 @@ export default async function spaceRoutes(app: App) {
             ? await trx.selectFrom('collections').select('id').where('id', '=', row.parent_id).executeTakeFirst()
             : undefined;
           const parentId = parent ? parent.id : null;
-          const position = await endPosition(trx, row.organization_id, parentId);
+          const position = await positionAtEnd(trx, row.organization_id, parentId);
           await trx
             .updateTable('spaces')
             .set({ deleted_at: null, parent_id: parentId, position, updated_at: nowIso() })

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, forbidden, notFound } from '../../core/errors.js';
-import { PagedList, PageQuery } from '../../core/paging.js';
+import { ListQuery, PagedList } from '../../core/paging.js';
 import { NoContent, Params, type TeamRole } from '../../core/schemas.js';
 import type { Db } from '../../db/database.js';
 import {
@@ -193,7 +193,7 @@ export default async function teamRoutes(app: App) {
         operationId: 'listTeamMembersInOrganizationById',
         tags,
         params: TeamParams,
-        querystring: Type.Object(PageQuery),
+        querystring: ListQuery,
         response: { 200: PagedList(TeamMemberEntry) },
       },
     },

@@ -6,13 +6,14 @@
  */
 import { badRequest, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
+import { slugify, uniqueSlug } from '../../core/slug.js';
 import type { Db } from '../../db/database.js';
 import { htmlToDocument } from '../html.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from '../markdown.js';
 import { gitPathIndex, pageGitPath, resolveRelativeLinks } from '../relative-links.js';
 import { readSource } from '../source.js';
 import { type FileEntry, findPage, type PageNode, putDocument, type Snapshot } from '../store.js';
-import { cloneTree, locate, slugify, uniqueSlug } from '../tree.js';
+import { cloneTree, locate, slugsOf } from '../tree.js';
 import { importDocx } from './docx.js';
 import type { ImportBundle, ImportContext, ImportedPage } from './types.js';
 import { titleFromName } from './types.js';
@@ -71,7 +72,7 @@ async function materialize(db: Db, pages: ImportedPage[], siblings: PageNode[]):
       id: imported.id,
       type: 'document',
       title: imported.title,
-      slug: uniqueSlug(slugify(imported.title), [...siblings, ...out]),
+      slug: uniqueSlug(slugify(imported.title), slugsOf([...siblings, ...out])),
       children: [],
       ...(hash ? { document: hash } : {}),
     };
@@ -108,7 +109,7 @@ export async function runImport(
         id: imported.id,
         type: 'document',
         title: imported.title,
-        slug: uniqueSlug(slugify(imported.title), pages),
+        slug: uniqueSlug(slugify(imported.title), slugsOf(pages)),
         children: [],
       };
       pages.push(node);

@@ -3,9 +3,9 @@
  * organization) are siblings with 0-based `position`s. Placing an item renumbers only the siblings
  * whose position changes.
  */
-import type { Kysely, Transaction } from 'kysely';
-import { badRequest } from '../../core/errors.js';
-import type { Database } from '../../db/schema.js';
+import { badRequest } from '../core/errors.js';
+import { endPosition } from '../core/order.js';
+import type { DbOrTrx } from '../core/service.js';
 
 export type TreeItemType = 'space' | 'collection';
 export interface TreeItem {
@@ -20,12 +20,10 @@ export interface TreePosition {
   after?: TreePointer;
 }
 
-type Executor = Kysely<Database> | Transaction<Database>;
-
 const key = (item: TreeItem) => `${item.type}:${item.id}`;
 const pointerKey = (p: TreePointer) => (p.type === 'space' ? `space:${p.space}` : `collection:${p.collection}`);
 
-async function siblings(db: Executor, organizationId: string, parentId: string | null) {
+async function siblings(db: DbOrTrx, organizationId: string, parentId: string | null) {
   let spaces = db
     .selectFrom('spaces')
     .select(['id', 'position'])
@@ -44,10 +42,9 @@ async function siblings(db: Executor, organizationId: string, parentId: string |
   ].sort((a, b) => a.position - b.position || key(a).localeCompare(key(b)));
 }
 
-/** The position after the last sibling under `parentId`. */
-export async function endPosition(db: Executor, organizationId: string, parentId: string | null): Promise<number> {
-  const all = await siblings(db, organizationId, parentId);
-  return all.length === 0 ? 0 : (all[all.length - 1]?.position ?? 0) + 1;
+/** The position after the last sibling under `parentId` (where a new space or collection goes). */
+export async function positionAtEnd(db: DbOrTrx, organizationId: string, parentId: string | null): Promise<number> {
+  return endPosition(await siblings(db, organizationId, parentId));
 }
 
 /**
@@ -55,7 +52,7 @@ export async function endPosition(db: Executor, organizationId: string, parentId
  * the named sibling, or at the end when absent. A pointer that is not a sibling is a 400.
  */
 export async function placeItem(
-  db: Executor,
+  db: DbOrTrx,
   organizationId: string,
   parentId: string | null,
   item: TreeItem,
