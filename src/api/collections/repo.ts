@@ -2,45 +2,52 @@ import type { ExpressionBuilder } from 'kysely';
 import type { Static } from 'typebox';
 import { positionAtEnd } from '../../content-tree/order.js';
 import { newId } from '../../core/ids.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
 import type { CollectionRow, Database } from '../../db/schema.js';
 import { storeDefaultLevel } from '../../permissions/resolver.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
 
-export async function findCollection(db: Db, id: string): Promise<CollectionRow | undefined> {
+export async function findCollection(db: DbOrTrx, id: string): Promise<CollectionRow | undefined> {
   return db.selectFrom('collections').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-export async function listCollections(db: Db, organizationId: string): Promise<CollectionRow[]> {
+export async function listCollections(db: DbOrTrx, organizationId: string): Promise<CollectionRow[]> {
   return db.selectFrom('collections').selectAll().where('organization_id', '=', organizationId).execute();
 }
 
 export async function createCollection(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   input: Static<typeof CreateCollectionBody>,
 ): Promise<CollectionRow> {
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const parentId = input.parent ?? null;
-    const row: CollectionRow = {
-      id: newId(),
-      organization_id: organizationId,
-      parent_id: parentId,
-      title: input.title ?? 'Untitled',
-      description: input.description ?? null,
-      default_level: 'inherit',
-      position: await positionAtEnd(trx, organizationId, parentId),
-      created_at: now,
-      updated_at: now,
-    };
-    await trx.insertInto('collections').values(row).execute();
-    return row;
-  });
+  const now = nowIso();
+  const parentId = input.parent ?? null;
+  const row: CollectionRow = {
+    id: newId(),
+    organization_id: organizationId,
+    parent_id: parentId,
+    title: input.title ?? 'Untitled',
+    description: input.description ?? null,
+    default_level: 'inherit',
+    position: await positionAtEnd(db, organizationId, parentId),
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('collections').values(row).execute();
+  return row;
 }
 
-export async function updateCollection(db: Db, id: string, body: Static<typeof UpdateCollectionBody>): Promise<void> {
+/** Moves a collection under `parentId` (ordering is `placeItem`'s). */
+export async function setCollectionParent(db: DbOrTrx, id: string, parentId: string | null): Promise<void> {
+  await db.updateTable('collections').set({ parent_id: parentId, updated_at: nowIso() }).where('id', '=', id).execute();
+}
+
+export async function updateCollection(
+  db: DbOrTrx,
+  id: string,
+  body: Static<typeof UpdateCollectionBody>,
+): Promise<void> {
   const patch: Partial<CollectionRow> = { updated_at: nowIso() };
   if (body.title !== undefined) patch.title = body.title;
   if (body.description !== undefined) patch.description = body.description;
@@ -89,22 +96,20 @@ export function treeOrder(all: CollectionRow[], nested: boolean): CollectionRow[
  * Deletes a collection and the collections below it; their spaces are soft-deleted (restorable,
  * coming back at the top level), and the grants on the deleted collections go with them.
  */
-export async function deleteCollectionTree(db: Db, ids: string[]): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    await trx
-      .updateTable('spaces')
-      .set({ deleted_at: now, updated_at: now })
-      .where('parent_id', 'in', ids)
-      .where('deleted_at', 'is', null)
-      .execute();
-    await trx
-      .deleteFrom('content_permissions')
-      .where('target_type', '=', 'collection')
-      .where('target_id', 'in', ids)
-      .execute();
-    await trx.deleteFrom('collections').where('id', 'in', ids).execute();
-  });
+export async function deleteCollectionTree(db: DbOrTrx, ids: string[]): Promise<void> {
+  const now = nowIso();
+  await db
+    .updateTable('spaces')
+    .set({ deleted_at: now, updated_at: now })
+    .where('parent_id', 'in', ids)
+    .where('deleted_at', 'is', null)
+    .execute();
+  await db
+    .deleteFrom('content_permissions')
+    .where('target_type', '=', 'collection')
+    .where('target_id', 'in', ids)
+    .execute();
+  await db.deleteFrom('collections').where('id', 'in', ids).execute();
 }
 
 /**
@@ -112,36 +117,35 @@ export async function deleteCollectionTree(db: Db, ids: string[]): Promise<void>
  * teams (which belong to the old organization) and to users who are not members of the new one are
  * dropped.
  */
-export async function transferCollectionTree(db: Db, rootId: string, ids: string[], target: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const spaceIds = (await trx.selectFrom('spaces').select('id').where('parent_id', 'in', ids).execute()).map(
-      (s) => s.id,
-    );
-    const position = await positionAtEnd(trx, target, null);
-    await trx.updateTable('collections').set({ organization_id: target }).where('id', 'in', ids).execute();
-    await trx
-      .updateTable('collections')
-      .set({ parent_id: null, position, updated_at: nowIso() })
-      .where('id', '=', rootId)
-      .execute();
-    if (spaceIds.length > 0)
-      await trx.updateTable('spaces').set({ organization_id: target }).where('id', 'in', spaceIds).execute();
-    const targets = (eb: ExpressionBuilder<Database, 'content_permissions'>) =>
-      eb.or([
-        eb.and([eb('target_type', '=', 'collection'), eb('target_id', 'in', ids)]),
-        ...(spaceIds.length > 0 ? [eb.and([eb('target_type', '=', 'space'), eb('target_id', 'in', spaceIds)])] : []),
-      ]);
-    await trx.deleteFrom('content_permissions').where(targets).where('principal_type', '=', 'team').execute();
-    await trx
-      .deleteFrom('content_permissions')
-      .where(targets)
-      .where('principal_type', '=', 'user')
-      .where(
-        'principal_id',
-        'not in',
-        trx.selectFrom('members').select('user_id').where('organization_id', '=', target),
-      )
-      .execute();
-    await trx.updateTable('content_permissions').set({ organization_id: target }).where(targets).execute();
-  });
+export async function transferCollectionTree(
+  db: DbOrTrx,
+  rootId: string,
+  ids: string[],
+  target: string,
+): Promise<void> {
+  const spaceIds = (await db.selectFrom('spaces').select('id').where('parent_id', 'in', ids).execute()).map(
+    (s) => s.id,
+  );
+  const position = await positionAtEnd(db, target, null);
+  await db.updateTable('collections').set({ organization_id: target }).where('id', 'in', ids).execute();
+  await db
+    .updateTable('collections')
+    .set({ parent_id: null, position, updated_at: nowIso() })
+    .where('id', '=', rootId)
+    .execute();
+  if (spaceIds.length > 0)
+    await db.updateTable('spaces').set({ organization_id: target }).where('id', 'in', spaceIds).execute();
+  const targets = (eb: ExpressionBuilder<Database, 'content_permissions'>) =>
+    eb.or([
+      eb.and([eb('target_type', '=', 'collection'), eb('target_id', 'in', ids)]),
+      ...(spaceIds.length > 0 ? [eb.and([eb('target_type', '=', 'space'), eb('target_id', 'in', spaceIds)])] : []),
+    ]);
+  await db.deleteFrom('content_permissions').where(targets).where('principal_type', '=', 'team').execute();
+  await db
+    .deleteFrom('content_permissions')
+    .where(targets)
+    .where('principal_type', '=', 'user')
+    .where('principal_id', 'not in', db.selectFrom('members').select('user_id').where('organization_id', '=', target))
+    .execute();
+  await db.updateTable('content_permissions').set({ organization_id: target }).where(targets).execute();
 }

@@ -1,30 +1,19 @@
 /** Collections: create and list in an organization; get, update, delete, list spaces, move, transfer. */
 
-import { placeItem } from '../../content-tree/order.js';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
-import { badRequest, conflict, notFound } from '../../core/errors.js';
-import { PagedList, paginateArray } from '../../core/paging.js';
+import { notFound } from '../../core/errors.js';
+import { ListQuery, PagedList, paginateArray } from '../../core/paging.js';
 import { NoContent } from '../../core/schemas.js';
-import { nowIso } from '../../core/time.js';
-import { authorizeCollection, requireCreateIn } from '../../permissions/content.js';
-import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
-import { loadViewer, type Viewer } from '../../permissions/resolver.js';
+import { serviceContext } from '../../core/service.js';
+import { authorizeCollection } from '../../permissions/content.js';
+import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
 import { presentSpaces } from '../spaces/present.js';
-import { findSpacesByIds, listSpaceNodes } from '../spaces/repo.js';
-import { ListSpacesQuery, Space } from '../spaces/schemas.js';
+import { findSpacesByIds, listSpaceNodes, spaceExtras } from '../spaces/repo.js';
+import { Space } from '../spaces/schemas.js';
 import { presentCollection } from './present.js';
-import {
-  createCollection,
-  deleteCollectionTree,
-  findCollection,
-  listCollections,
-  subtree,
-  transferCollectionTree,
-  treeOrder,
-  updateCollection,
-} from './repo.js';
+import { findCollection, listCollections, treeOrder } from './repo.js';
 import {
   Collection,
   CollectionParams,
@@ -35,6 +24,7 @@ import {
   TransferBody,
   UpdateCollectionBody,
 } from './schemas.js';
+import { createCollection, deleteCollection, moveCollection, transferCollection, updateCollection } from './service.js';
 
 const tags = ['collections'];
 
@@ -59,12 +49,10 @@ export default async function collectionRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { user } = caller(request);
-      const viewer = await loadViewer(app.db, request.params.organizationId, user.id);
-      await requireCreateIn(app.db, viewer, request.body.parent);
-      const row = await createCollection(app.db, request.params.organizationId, request.body);
+      const ctx = serviceContext(app, request);
+      const row = await createCollection(ctx, request.params.organizationId, request.body);
       reply.code(201).header('location', app.urls.api(`/collections/${row.id}`));
-      return presentOne(row.id, user.id);
+      return presentOne(row.id, caller(request).user.id);
     },
   );
 
@@ -122,10 +110,8 @@ export default async function collectionRoutes(app: App) {
       },
     },
     async (request) => {
-      const { user } = caller(request);
-      const { row } = await authorizeCollection(app.db, user.id, request.params.collectionId, 'admin', 'update it');
-      await updateCollection(app.db, row.id, request.body);
-      return presentOne(row.id, user.id);
+      const row = await updateCollection(serviceContext(app, request), request.params.collectionId, request.body);
+      return presentOne(row.id, caller(request).user.id);
     },
   );
 
@@ -136,14 +122,7 @@ export default async function collectionRoutes(app: App) {
       schema: { operationId: 'deleteCollectionById', tags, params: CollectionParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { row } = await authorizeCollection(
-        app.db,
-        caller(request).user.id,
-        request.params.collectionId,
-        'admin',
-        'delete it',
-      );
-      await deleteCollectionTree(app.db, subtree(await listCollections(app.db, row.organization_id), row.id));
+      await deleteCollection(serviceContext(app, request), request.params.collectionId);
       return reply.code(204).send(null);
     },
   );
@@ -156,7 +135,7 @@ export default async function collectionRoutes(app: App) {
         operationId: 'listSpacesInCollectionById',
         tags,
         params: CollectionParams,
-        querystring: ListSpacesQuery,
+        querystring: ListQuery,
         response: { 200: PagedList(Space) },
       },
     },
@@ -176,7 +155,7 @@ export default async function collectionRoutes(app: App) {
         app.db,
         page.items.map((s) => s.id),
       );
-      return { ...page, items: await presentSpaces(app.db, rows, viewer, app.urls) };
+      return { ...page, items: presentSpaces(rows, viewer, await spaceExtras(app.db, rows), app.urls) };
     },
   );
 
@@ -193,31 +172,8 @@ export default async function collectionRoutes(app: App) {
       },
     },
     async (request) => {
-      const { user } = caller(request);
-      const { row, viewer } = await authorizeCollection(
-        app.db,
-        user.id,
-        request.params.collectionId,
-        'admin',
-        'move it',
-      );
-      const parentId = request.body.parent === undefined ? row.parent_id : request.body.parent;
-      if (parentId !== row.parent_id) {
-        await requireCreateIn(app.db, viewer, parentId);
-        const below = subtree(await listCollections(app.db, row.organization_id), row.id);
-        if (parentId && below.includes(parentId)) {
-          throw badRequest('body/parent: a collection cannot move under itself or one of its descendants');
-        }
-      }
-      await app.db.transaction().execute(async (trx) => {
-        await trx
-          .updateTable('collections')
-          .set({ parent_id: parentId, updated_at: nowIso() })
-          .where('id', '=', row.id)
-          .execute();
-        await placeItem(trx, row.organization_id, parentId, { type: 'collection', id: row.id }, request.body.position);
-      });
-      return presentOne(row.id, user.id);
+      const row = await moveCollection(serviceContext(app, request), request.params.collectionId, request.body);
+      return presentOne(row.id, caller(request).user.id);
     },
   );
 
@@ -234,21 +190,9 @@ export default async function collectionRoutes(app: App) {
       },
     },
     async (request) => {
-      const { user } = caller(request);
-      const { row } = await authorizeCollection(app.db, user.id, request.params.collectionId, 'admin', 'transfer it');
-      const target = request.body.organization;
-      const source: Viewer = await loadViewer(app.db, row.organization_id, user.id);
-      requireOrgRole(
-        { organizationId: row.organization_id, userId: user.id, role: source.orgRole, disabled: false },
-        'admin',
-        'transfer collections out of it',
-      );
-      const targetMembership = await requireOrgMember(app.db, target, user.id);
-      requireOrgRole(targetMembership, 'admin', 'transfer collections into it');
-      if (target === row.organization_id) throw conflict('the collection already belongs to that organization');
-      const ids = subtree(await listCollections(app.db, row.organization_id), row.id);
-      await transferCollectionTree(app.db, row.id, ids, target);
-      return presentOne(row.id, user.id);
+      const ctx = serviceContext(app, request);
+      const row = await transferCollection(ctx, request.params.collectionId, request.body.organization);
+      return presentOne(row.id, caller(request).user.id);
     },
   );
 }

@@ -17,6 +17,7 @@ import { PagedList } from '../../core/paging.js';
 import { encryptSecret, secretsKey } from '../../core/secrets.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { presentSpaces } from '../spaces/present.js';
+import { spaceExtras } from '../spaces/repo.js';
 import { decodeImage } from './images.js';
 import {
   canSeeIntegration,
@@ -319,7 +320,8 @@ export default async function integrationRoutes(app: App) {
       }
       const row = await installOnSpace(app.db, installation, space.row.id);
       const spaceValue = request.query.extended
-        ? ((await presentSpaces(app.db, [space.row], space.viewer, app.urls))[0] ?? space.row.id)
+        ? (presentSpaces([space.row], space.viewer, await spaceExtras(app.db, [space.row]), app.urls)[0] ??
+          space.row.id)
         : space.row.id;
       const presented = presentSpaceInstallation(installation, row.configuration, spaceValue, app.urls);
       reply.code(201).header('location', presented.urls.location);

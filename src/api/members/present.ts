@@ -1,9 +1,8 @@
 import type { Static } from 'typebox';
 import type { Role } from '../../core/schemas.js';
 import type { Urls } from '../../core/urls.js';
-import type { Db } from '../../db/database.js';
 import { presentUser } from '../users/present.js';
-import { type MemberCounts, type MemberRecord, memberCounts } from './repo.js';
+import type { MemberCounts, MemberRecord } from './repo.js';
 import type { Member } from './schemas.js';
 
 export function presentMember(record: MemberRecord, counts: MemberCounts, urls: Urls): Static<typeof Member> {
@@ -20,17 +19,11 @@ export function presentMember(record: MemberRecord, counts: MemberCounts, urls: 
   };
 }
 
-/** Presents a batch of members with their counts, loaded in one pass. */
-export async function presentMembers(
-  db: Db,
-  organizationId: string,
+/** Presents a batch of members with their counts (`memberCounts`, loaded once for the list). */
+export function presentMembers(
   records: MemberRecord[],
+  counts: Map<string, MemberCounts>,
   urls: Urls,
-): Promise<Static<typeof Member>[]> {
-  const counts = await memberCounts(
-    db,
-    organizationId,
-    records.map((r) => r.user_id),
-  );
+): Static<typeof Member>[] {
   return records.map((r) => presentMember(r, counts.get(r.user_id) ?? { teams: 0, spaces: 0, sites: 0 }, urls));
 }

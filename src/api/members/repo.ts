@@ -2,12 +2,12 @@ import { sql } from 'kysely';
 import type { Static } from 'typebox';
 import { type Page, paginate, type SortKey } from '../../core/paging.js';
 import type { Role } from '../../core/schemas.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
 import { containsInsensitive } from '../../db/dialect.js';
+import { grantedSpaceCounts } from '../../permissions/grants.js';
 import { loadViewers } from '../../permissions/resolver.js';
 import { listSiteSpaceNodes } from '../../sites/repo.js';
-import { grantedSpaceCounts } from '../permissions/repo.js';
 import type { ListMembersQuery } from './schemas.js';
 
 /** A member joined with their user. */
@@ -23,7 +23,7 @@ export interface MemberRecord {
   photo_url: string | null;
 }
 
-function membersQuery(db: Db, organizationId: string) {
+function membersQuery(db: DbOrTrx, organizationId: string) {
   return db
     .selectFrom('members')
     .innerJoin('users', 'users.id', 'members.user_id')
@@ -41,12 +41,16 @@ function membersQuery(db: Db, organizationId: string) {
     .where('members.organization_id', '=', organizationId);
 }
 
-export async function findMember(db: Db, organizationId: string, userId: string): Promise<MemberRecord | undefined> {
+export async function findMember(
+  db: DbOrTrx,
+  organizationId: string,
+  userId: string,
+): Promise<MemberRecord | undefined> {
   return membersQuery(db, organizationId).where('members.user_id', '=', userId).executeTakeFirst();
 }
 
 /** Members of `organizationId` with the given user ids or e-mail addresses. */
-export async function findMembersByKeys(db: Db, organizationId: string, keys: string[]): Promise<MemberRecord[]> {
+export async function findMembersByKeys(db: DbOrTrx, organizationId: string, keys: string[]): Promise<MemberRecord[]> {
   if (keys.length === 0) return [];
   const emails = keys.map((k) => k.toLowerCase());
   return membersQuery(db, organizationId)
@@ -55,7 +59,7 @@ export async function findMembersByKeys(db: Db, organizationId: string, keys: st
 }
 
 export async function listMembers(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   query: Static<typeof ListMembersQuery>,
 ): Promise<Page<MemberRecord>> {
@@ -106,7 +110,7 @@ export interface MemberCounts {
 
 /** Per-user counts shown on Member objects, for a whole page of members in a fixed number of queries. */
 export async function memberCounts(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   userIds: string[],
 ): Promise<Map<string, MemberCounts>> {
@@ -141,7 +145,7 @@ export async function memberCounts(
  * member's `sites` is the number of site aggregates listing them). A fixed number of queries for
  * any number of users; the roles are resolved in memory.
  */
-async function siteCounts(db: Db, organizationId: string, userIds: string[]): Promise<Map<string, number>> {
+async function siteCounts(db: DbOrTrx, organizationId: string, userIds: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   const nodes = await listSiteSpaceNodes(db, organizationId);
   if (nodes.length === 0) return counts;
@@ -155,7 +159,12 @@ async function siteCounts(db: Db, organizationId: string, userIds: string[]): Pr
   return counts;
 }
 
-export async function setMemberRole(db: Db, organizationId: string, userId: string, role: Role | null): Promise<void> {
+export async function setMemberRole(
+  db: DbOrTrx,
+  organizationId: string,
+  userId: string,
+  role: Role | null,
+): Promise<void> {
   await db
     .updateTable('members')
     .set({ role })
@@ -164,7 +173,7 @@ export async function setMemberRole(db: Db, organizationId: string, userId: stri
     .execute();
 }
 
-export async function setMemberSso(db: Db, organizationId: string, userId: string): Promise<void> {
+export async function setMemberSso(db: DbOrTrx, organizationId: string, userId: string): Promise<void> {
   await db
     .updateTable('members')
     .set({ sso: 1 })
@@ -174,22 +183,16 @@ export async function setMemberSso(db: Db, organizationId: string, userId: strin
 }
 
 /** Removes the member, their memberships of the organization's teams and their grants. */
-export async function removeMember(db: Db, organizationId: string, userId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('team_members')
-      .where('user_id', '=', userId)
-      .where('team_id', 'in', trx.selectFrom('teams').select('id').where('organization_id', '=', organizationId))
-      .execute();
-    await trx
-      .deleteFrom('members')
-      .where('organization_id', '=', organizationId)
-      .where('user_id', '=', userId)
-      .execute();
-  });
+export async function removeMember(db: DbOrTrx, organizationId: string, userId: string): Promise<void> {
+  await db
+    .deleteFrom('team_members')
+    .where('user_id', '=', userId)
+    .where('team_id', 'in', db.selectFrom('teams').select('id').where('organization_id', '=', organizationId))
+    .execute();
+  await db.deleteFrom('members').where('organization_id', '=', organizationId).where('user_id', '=', userId).execute();
 }
 
-export async function countAdmins(db: Db, organizationId: string): Promise<number> {
+export async function countAdmins(db: DbOrTrx, organizationId: string): Promise<number> {
   const row = await db
     .selectFrom('members')
     .select(sql<number>`count(*)`.as('n'))
@@ -202,7 +205,7 @@ export async function countAdmins(db: Db, organizationId: string): Promise<numbe
 
 /** Adds the user as a member with `role` unless already a member; true when added. */
 export async function addMember(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   userId: string,
   role: Role | null,

@@ -2,21 +2,17 @@
 import { Type } from 'typebox';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
-import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { notFound } from '../../core/errors.js';
 import { PagedList, PageQuery, paginateArray } from '../../core/paging.js';
-import { NoContent, Params, type Role, RoleSchema } from '../../core/schemas.js';
-import { isOrgAdmin, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { NoContent, Params, RoleSchema } from '../../core/schemas.js';
+import { serviceContext } from '../../core/service.js';
+import { requireOrgMember } from '../../permissions/organization.js';
 import { loadViewer } from '../../permissions/resolver.js';
-import { findOrganization } from '../organizations/repo.js';
 import { presentSpaces, type SpaceObject } from '../spaces/present.js';
-import { findSpacesByIds, listSpaceNodes } from '../spaces/repo.js';
+import { findSpacesByIds, listSpaceNodes, spaceExtras } from '../spaces/repo.js';
 import { Space } from '../spaces/schemas.js';
-import { presentTeams } from '../teams/present.js';
-import { listTeamsOfUser } from '../teams/repo.js';
-import { ListMemberTeamsQuery, MemberTeamEntry } from '../teams/schemas.js';
-import { findOrCreateUser } from '../users/repo.js';
 import { presentMembers } from './present.js';
-import { addMember, countAdmins, findMember, listMembers, removeMember, setMemberRole, setMemberSso } from './repo.js';
+import { findMember, listMembers, type MemberRecord, memberCounts } from './repo.js';
 import {
   InviteBody,
   InviteResponse,
@@ -26,6 +22,7 @@ import {
   Order,
   UpdateMemberBody,
 } from './schemas.js';
+import { inviteMembers, removeMember, setSsoMember, updateMember } from './service.js';
 
 const tags = ['members'];
 const OrgParams = Type.Object({ organizationId: Params.organizationId });
@@ -37,22 +34,19 @@ export default async function memberRoutes(app: App) {
     return member;
   }
 
-  async function presentOne(organizationId: string, userId: string) {
-    const [presented] = await presentMembers(
+  /** Members with their counts, loaded once for the list. */
+  async function present(organizationId: string, records: MemberRecord[]) {
+    const counts = await memberCounts(
       app.db,
       organizationId,
-      [await loadMember(organizationId, userId)],
-      app.urls,
+      records.map((r) => r.user_id),
     );
-    return presented as NonNullable<typeof presented>;
+    return presentMembers(records, counts, app.urls);
   }
 
-  /** Refuses a change that would leave the organization without an enabled admin. */
-  async function keepAnAdmin(organizationId: string, current: { role: string | null }, next: Role | null | 'removed') {
-    if (current.role !== 'admin' || next === 'admin') return;
-    if ((await countAdmins(app.db, organizationId)) <= 1) {
-      throw conflict('the organization must keep at least one admin');
-    }
+  async function presentOne(organizationId: string, userId: string) {
+    const [presented] = await present(organizationId, [await loadMember(organizationId, userId)]);
+    return presented as NonNullable<typeof presented>;
   }
 
   app.get(
@@ -71,7 +65,7 @@ export default async function memberRoutes(app: App) {
       const { organizationId } = request.params;
       await requireOrgMember(app.db, organizationId, caller(request).user.id);
       const page = await listMembers(app.db, organizationId, request.query);
-      return { ...page, items: await presentMembers(app.db, organizationId, page.items, app.urls) };
+      return { ...page, items: await present(organizationId, page.items) };
     },
   );
 
@@ -102,14 +96,7 @@ export default async function memberRoutes(app: App) {
     },
     async (request) => {
       const { organizationId, userId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      requireOrgRole(membership, 'admin', 'change member roles');
-      const member = await loadMember(organizationId, userId);
-      if (request.body.role !== undefined) {
-        const role = request.body.role as Role | null;
-        await keepAnAdmin(organizationId, member, role);
-        await setMemberRole(app.db, organizationId, userId, role);
-      }
+      await updateMember(serviceContext(app, request), organizationId, userId, request.body);
       return presentOne(organizationId, userId);
     },
   );
@@ -127,13 +114,7 @@ export default async function memberRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId, userId } = request.params;
-      const me = caller(request).user.id;
-      const membership = await requireOrgMember(app.db, organizationId, me);
-      // Anyone may leave; removing someone else takes an admin.
-      if (userId !== me) requireOrgRole(membership, 'admin', 'remove members');
-      const member = await loadMember(organizationId, userId);
-      await keepAnAdmin(organizationId, member, 'removed');
-      await removeMember(app.db, organizationId, userId);
+      await removeMember(serviceContext(app, request), organizationId, userId);
       return reply.code(204).send(null);
     },
   );
@@ -151,40 +132,8 @@ export default async function memberRoutes(app: App) {
     },
     async (request) => {
       const { organizationId, userId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      requireOrgRole(membership, 'admin', 'set SSO members');
-      await loadMember(organizationId, userId);
-      await setMemberSso(app.db, organizationId, userId);
+      await setSsoMember(serviceContext(app, request), organizationId, userId);
       return presentOne(organizationId, userId);
-    },
-  );
-
-  app.get(
-    '/orgs/:organizationId/members/:userId/teams',
-    {
-      config: { scope: 'organization:members:read' },
-      schema: {
-        operationId: 'listTeamsForOrganizationMember',
-        tags,
-        params: MemberParams,
-        querystring: ListMemberTeamsQuery,
-        response: { 200: PagedList(MemberTeamEntry) },
-      },
-    },
-    async (request) => {
-      const { organizationId, userId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      await loadMember(organizationId, userId);
-      const page = await listTeamsOfUser(app.db, organizationId, userId, request.query);
-      const viewerOwns = (t: { member_role: string }) => userId === membership.userId && t.member_role === 'owner';
-      const teams = await presentTeams(app.db, page.items, (t) => isOrgAdmin(membership) || viewerOwns(t));
-      return {
-        ...page,
-        items: page.items.map((t, i) => ({
-          team: teams[i] as NonNullable<(typeof teams)[number]>,
-          member: { role: t.member_role as 'owner' | 'member' },
-        })),
-      };
     },
   );
 
@@ -218,15 +167,11 @@ export default async function memberRoutes(app: App) {
         })
         .sort((a, b) => direction * (a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id)));
       const page = paginateArray(entries, (e) => e.id, request.query);
-      const spaces = await presentSpaces(
+      const rows = await findSpacesByIds(
         app.db,
-        await findSpacesByIds(
-          app.db,
-          page.items.map((e) => e.id),
-        ),
-        me,
-        app.urls,
+        page.items.map((e) => e.id),
       );
+      const spaces = presentSpaces(rows, me, await spaceExtras(app.db, rows), app.urls);
       return { ...page, items: page.items.map((e, i) => ({ permission: e.role, space: spaces[i] as SpaceObject })) };
     },
   );
@@ -245,21 +190,7 @@ export default async function memberRoutes(app: App) {
     },
     async (request) => {
       const { organizationId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      requireOrgRole(membership, 'admin', 'invite members');
-      const org = await findOrganization(app.db, organizationId);
-      if (!org) throw notFound(`organization ${organizationId} not found`);
-      const fallbackRole = (request.body.role !== undefined ? request.body.role : org.default_role) as Role | null;
-      const seen = new Set<string>();
-      const users: string[] = [];
-      for (const entry of request.body.emails) {
-        const email = (typeof entry === 'string' ? entry : entry.email).trim().toLowerCase();
-        if (seen.has(email)) throw badRequest(`body/emails lists ${email} more than once`);
-        seen.add(email);
-        const role = typeof entry === 'string' ? fallbackRole : (entry.role as Role | null);
-        const user = await findOrCreateUser(app.db, email);
-        if (await addMember(app.db, organizationId, user.id, role, request.body.sso === true)) users.push(user.id);
-      }
+      const users = await inviteMembers(serviceContext(app, request), organizationId, request.body);
       return { users, invited: users.length };
     },
   );

@@ -1,12 +1,11 @@
 import type { Static } from 'typebox';
 import type { Role } from '../../core/schemas.js';
 import type { Urls } from '../../core/urls.js';
-import type { Db } from '../../db/database.js';
 import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
-import { gitSyncOf, presentGitSync } from '../../git/state.js';
+import { presentGitSync } from '../../git/state.js';
 import { spaceFlags } from '../../permissions/content.js';
 import { presentDefaultLevel, type Viewer } from '../../permissions/resolver.js';
-import { type SpaceCounts, spaceCounts } from './repo.js';
+import type { SpaceCounts, SpaceExtras } from './repo.js';
 import type { Space } from './schemas.js';
 
 export type SpaceObject = Static<typeof Space>;
@@ -48,17 +47,15 @@ export function presentSpace(
   };
 }
 
-/** Presents spaces as `viewer` sees them, with their counters loaded in one pass. */
-export async function presentSpaces(db: Db, spaces: SpaceRow[], viewer: Viewer, urls: Urls): Promise<SpaceObject[]> {
-  const counts = await spaceCounts(
-    db,
-    spaces.map((s) => s.id),
-  );
-  const git = await gitSyncOf(
-    db,
-    spaces.map((s) => s.id),
-  );
+/** Presents spaces as `viewer` sees them, with what `spaceExtras` loaded for the whole list. */
+export function presentSpaces(spaces: SpaceRow[], viewer: Viewer, extras: SpaceExtras, urls: Urls): SpaceObject[] {
   return spaces.map((s) =>
-    presentSpace(s, viewer.roleOn({ type: 'space', ...s }), counts.get(s.id) as SpaceCounts, urls, git.get(s.id)),
+    presentSpace(
+      s,
+      viewer.roleOn({ type: 'space', ...s }),
+      extras.counts.get(s.id) as SpaceCounts,
+      urls,
+      extras.gitSync.get(s.id),
+    ),
   );
 }

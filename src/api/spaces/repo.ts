@@ -1,49 +1,48 @@
 import type { Static } from 'typebox';
 import { positionAtEnd } from '../../content-tree/order.js';
 import { newId } from '../../core/ids.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
-import type { SpaceRow } from '../../db/schema.js';
+import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
+import { gitSyncOf } from '../../git/state.js';
 import { storeDefaultLevel } from '../../permissions/resolver.js';
 import { changeRequestCounts } from '../change-requests/repo.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 
-export async function findSpace(db: Db, id: string): Promise<SpaceRow | undefined> {
+export async function findSpace(db: DbOrTrx, id: string): Promise<SpaceRow | undefined> {
   return db.selectFrom('spaces').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 export async function createSpace(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   input: Static<typeof CreateSpaceBody>,
 ): Promise<SpaceRow> {
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const parentId = input.parent ?? null;
-    const row: SpaceRow = {
-      id: newId(),
-      organization_id: organizationId,
-      parent_id: parentId,
-      title: input.title ?? 'Untitled',
-      emoji: input.emoji ?? null,
-      visibility: input.visibility ?? (parentId ? 'in-collection' : 'private'),
-      edit_mode: input.editMode ?? 'live',
-      language: input.language ?? null,
-      icon_url: null,
-      merge_rules: null,
-      default_level: 'inherit',
-      position: await positionAtEnd(trx, organizationId, parentId),
-      revision_id: newId(),
-      created_at: now,
-      updated_at: now,
-      deleted_at: null,
-    };
-    await trx.insertInto('spaces').values(row).execute();
-    return row;
-  });
+  const now = nowIso();
+  const parentId = input.parent ?? null;
+  const row: SpaceRow = {
+    id: newId(),
+    organization_id: organizationId,
+    parent_id: parentId,
+    title: input.title ?? 'Untitled',
+    emoji: input.emoji ?? null,
+    visibility: input.visibility ?? (parentId ? 'in-collection' : 'private'),
+    edit_mode: input.editMode ?? 'live',
+    language: input.language ?? null,
+    icon_url: null,
+    merge_rules: null,
+    default_level: 'inherit',
+    position: await positionAtEnd(db, organizationId, parentId),
+    revision_id: newId(),
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  };
+  await db.insertInto('spaces').values(row).execute();
+  return row;
 }
 
-export async function updateSpace(db: Db, id: string, body: Static<typeof UpdateSpaceBody>): Promise<void> {
+export async function updateSpace(db: DbOrTrx, id: string, body: Static<typeof UpdateSpaceBody>): Promise<void> {
   const patch: Partial<SpaceRow> = { updated_at: nowIso() };
   if (body.title !== undefined) patch.title = body.title;
   if (body.emoji !== undefined) patch.emoji = body.emoji;
@@ -56,7 +55,7 @@ export async function updateSpace(db: Db, id: string, body: Static<typeof Update
   await db.updateTable('spaces').set(patch).where('id', '=', id).execute();
 }
 
-export async function setSpaceDeleted(db: Db, id: string, deleted: boolean): Promise<void> {
+export async function setSpaceDeleted(db: DbOrTrx, id: string, deleted: boolean): Promise<void> {
   await db
     .updateTable('spaces')
     .set({ deleted_at: deleted ? nowIso() : null, updated_at: nowIso() })
@@ -65,7 +64,7 @@ export async function setSpaceDeleted(db: Db, id: string, deleted: boolean): Pro
 }
 
 /** The light rows the resolver needs, for every live space of an organization (or of one collection). */
-export async function listSpaceNodes(db: Db, organizationId: string, parentId?: string) {
+export async function listSpaceNodes(db: DbOrTrx, organizationId: string, parentId?: string) {
   let q = db
     .selectFrom('spaces')
     .select(['id', 'parent_id', 'default_level', 'position', 'created_at'])
@@ -76,7 +75,7 @@ export async function listSpaceNodes(db: Db, organizationId: string, parentId?: 
 }
 
 /** Full rows of `ids`, in the order of `ids`. */
-export async function findSpacesByIds(db: Db, ids: string[]): Promise<SpaceRow[]> {
+export async function findSpacesByIds(db: DbOrTrx, ids: string[]): Promise<SpaceRow[]> {
   if (ids.length === 0) return [];
   const rows = await db.selectFrom('spaces').selectAll().where('id', 'in', ids).execute();
   const byId = new Map(rows.map((r) => [r.id, r]));
@@ -94,7 +93,7 @@ export interface SpaceCounts {
  * Counters shown on Space objects, for a whole list in one query. Bindery has no comments yet, so
  * `comments` is 0; `changeRequests` counts every change request (draft, open, merged, archived).
  */
-export async function spaceCounts(db: Db, ids: string[]): Promise<Map<string, SpaceCounts>> {
+export async function spaceCounts(db: DbOrTrx, ids: string[]): Promise<Map<string, SpaceCounts>> {
   const changeRequests = await changeRequestCounts(db, ids);
   return new Map(
     ids.map((id) => {
@@ -102,4 +101,40 @@ export async function spaceCounts(db: Db, ids: string[]): Promise<Map<string, Sp
       return [id, { comments: 0, changeRequests: total, changeRequestsOpen: open, changeRequestsDraft: draft }];
     }),
   );
+}
+
+/** What presenting a list of spaces needs besides their rows: counters and Git Sync state, one query each. */
+export interface SpaceExtras {
+  counts: Map<string, SpaceCounts>;
+  gitSync: Map<string, GitSyncRow>;
+}
+
+export async function spaceExtras(db: DbOrTrx, spaces: Array<{ id: string }>): Promise<SpaceExtras> {
+  const ids = spaces.map((s) => s.id);
+  const [counts, gitSync] = await Promise.all([spaceCounts(db, ids), gitSyncOf(db, ids)]);
+  return { counts, gitSync };
+}
+
+/** The id of the collection `parentId` if it still exists. */
+export async function findLiveParent(db: DbOrTrx, parentId: string): Promise<string | null> {
+  const parent = await db.selectFrom('collections').select('id').where('id', '=', parentId).executeTakeFirst();
+  return parent ? parent.id : null;
+}
+
+/** Brings a deleted space back under `parentId` at `position`. */
+export async function restoreSpace(db: DbOrTrx, id: string, parentId: string | null, position: number): Promise<void> {
+  await db
+    .updateTable('spaces')
+    .set({ deleted_at: null, parent_id: parentId, position, updated_at: nowIso() })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Moves a space under `parentId` (ordering is `placeItem`'s), with the visibility it keeps there. */
+export async function moveSpace(db: DbOrTrx, id: string, parentId: string | null, visibility: string): Promise<void> {
+  await db
+    .updateTable('spaces')
+    .set({ parent_id: parentId, visibility, updated_at: nowIso() })
+    .where('id', '=', id)
+    .execute();
 }

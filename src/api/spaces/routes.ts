@@ -1,27 +1,32 @@
 /** Spaces: create and list in an organization; get, update, soft-delete, restore and move one. */
 import { Type } from 'typebox';
-import { placeItem, positionAtEnd } from '../../content-tree/order.js';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
-import { badRequest, notFound } from '../../core/errors.js';
-import { PagedList, paginateArray } from '../../core/paging.js';
+import { notFound } from '../../core/errors.js';
+import { ListQuery, PagedList, paginateArray } from '../../core/paging.js';
 import { NoContent, Params } from '../../core/schemas.js';
-import { nowIso } from '../../core/time.js';
-import { authorizeSpace, requireCreateIn } from '../../permissions/content.js';
-import { loadViewer } from '../../permissions/resolver.js';
+import { serviceContext } from '../../core/service.js';
+import type { SpaceRow } from '../../db/schema.js';
+import { authorizeSpace } from '../../permissions/content.js';
+import { loadViewer, type Viewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
 import { presentSpaces } from './present.js';
-import { createSpace, findSpace, findSpacesByIds, listSpaceNodes, setSpaceDeleted, updateSpace } from './repo.js';
-import { CreateSpaceBody, ListSpacesQuery, MoveBody, Space, SpaceParams, UpdateSpaceBody } from './schemas.js';
+import { findSpace, findSpacesByIds, listSpaceNodes, spaceExtras } from './repo.js';
+import { CreateSpaceBody, MoveBody, Space, SpaceParams, UpdateSpaceBody } from './schemas.js';
+import { createSpace, deleteSpace, moveSpace, restoreSpace, updateSpace } from './service.js';
 
 const tags = ['spaces'];
 
 export default async function spaceRoutes(app: App) {
+  async function present(rows: SpaceRow[], viewer: Viewer) {
+    return presentSpaces(rows, viewer, await spaceExtras(app.db, rows), app.urls);
+  }
+
+  /** The space as it is now (after a change), as `userId` sees it. */
   async function presentOne(spaceId: string, userId: string) {
     const space = await findSpace(app.db, spaceId);
     if (!space) throw notFound(`space ${spaceId} not found`);
-    const viewer = await loadViewer(app.db, space.organization_id, userId);
-    const [presented] = await presentSpaces(app.db, [space], viewer, app.urls);
+    const [presented] = await present([space], await loadViewer(app.db, space.organization_id, userId));
     return presented as NonNullable<typeof presented>;
   }
 
@@ -38,16 +43,9 @@ export default async function spaceRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { user } = caller(request);
-      const { organizationId } = request.params;
-      const viewer = await loadViewer(app.db, organizationId, user.id);
-      await requireCreateIn(app.db, viewer, request.body.parent);
-      if (request.body.visibility === 'in-collection' && !request.body.parent) {
-        throw badRequest('body/visibility in-collection needs a parent collection');
-      }
-      const space = await createSpace(app.db, organizationId, request.body);
+      const space = await createSpace(serviceContext(app, request), request.params.organizationId, request.body);
       reply.code(201).header('location', app.urls.api(`/spaces/${space.id}`));
-      return presentOne(space.id, user.id);
+      return presentOne(space.id, caller(request).user.id);
     },
   );
 
@@ -59,7 +57,7 @@ export default async function spaceRoutes(app: App) {
         operationId: 'listSpacesInOrganizationById',
         tags,
         params: Type.Object({ organizationId: Params.organizationId }),
-        querystring: ListSpacesQuery,
+        querystring: ListQuery,
         response: { 200: PagedList(Space) },
       },
     },
@@ -76,7 +74,7 @@ export default async function spaceRoutes(app: App) {
         app.db,
         page.items.map((s) => s.id),
       );
-      return { ...page, items: await presentSpaces(app.db, rows, viewer, app.urls) };
+      return { ...page, items: await present(rows, viewer) };
     },
   );
 
@@ -110,13 +108,8 @@ export default async function spaceRoutes(app: App) {
       },
     },
     async (request) => {
-      const { user } = caller(request);
-      const { row } = await authorizeSpace(app.db, user.id, request.params.spaceId, 'admin', 'update it');
-      if (request.body.visibility === 'in-collection' && !row.parent_id) {
-        throw badRequest('body/visibility in-collection needs the space to be in a collection');
-      }
-      await updateSpace(app.db, row.id, request.body);
-      return presentOne(row.id, user.id);
+      const row = await updateSpace(serviceContext(app, request), request.params.spaceId, request.body);
+      return presentOne(row.id, caller(request).user.id);
     },
   );
 
@@ -127,16 +120,7 @@ export default async function spaceRoutes(app: App) {
       schema: { operationId: 'deleteSpaceById', tags, params: SpaceParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { row } = await authorizeSpace(
-        app.db,
-        caller(request).user.id,
-        request.params.spaceId,
-        'admin',
-        'delete it',
-        { includeDeleted: true },
-      );
-      // Deleting a deleted space is a no-op, as the official API documents.
-      if (!row.deleted_at) await setSpaceDeleted(app.db, row.id, true);
+      await deleteSpace(serviceContext(app, request), request.params.spaceId);
       return reply.code(204).send(null);
     },
   );
@@ -148,26 +132,8 @@ export default async function spaceRoutes(app: App) {
       schema: { operationId: 'restoreSpace', tags, params: SpaceParams, response: { 200: Space } },
     },
     async (request) => {
-      const { user } = caller(request);
-      const { row } = await authorizeSpace(app.db, user.id, request.params.spaceId, 'admin', 'restore it', {
-        includeDeleted: true,
-      });
-      if (row.deleted_at) {
-        await app.db.transaction().execute(async (trx) => {
-          // The parent may have been deleted meanwhile: then the space comes back at the top level.
-          const parent = row.parent_id
-            ? await trx.selectFrom('collections').select('id').where('id', '=', row.parent_id).executeTakeFirst()
-            : undefined;
-          const parentId = parent ? parent.id : null;
-          const position = await positionAtEnd(trx, row.organization_id, parentId);
-          await trx
-            .updateTable('spaces')
-            .set({ deleted_at: null, parent_id: parentId, position, updated_at: nowIso() })
-            .where('id', '=', row.id)
-            .execute();
-        });
-      }
-      return presentOne(row.id, user.id);
+      const row = await restoreSpace(serviceContext(app, request), request.params.spaceId);
+      return presentOne(row.id, caller(request).user.id);
     },
   );
 
@@ -178,20 +144,8 @@ export default async function spaceRoutes(app: App) {
       schema: { operationId: 'moveSpace', tags, params: SpaceParams, body: MoveBody, response: { 200: Space } },
     },
     async (request) => {
-      const { user } = caller(request);
-      const { row, viewer } = await authorizeSpace(app.db, user.id, request.params.spaceId, 'admin', 'move it');
-      const parentId = request.body.parent === undefined ? row.parent_id : request.body.parent;
-      if (parentId !== row.parent_id) await requireCreateIn(app.db, viewer, parentId);
-      await app.db.transaction().execute(async (trx) => {
-        const visibility = !parentId && row.visibility === 'in-collection' ? 'private' : row.visibility;
-        await trx
-          .updateTable('spaces')
-          .set({ parent_id: parentId, visibility, updated_at: nowIso() })
-          .where('id', '=', row.id)
-          .execute();
-        await placeItem(trx, row.organization_id, parentId, { type: 'space', id: row.id }, request.body.position);
-      });
-      return presentOne(row.id, user.id);
+      const row = await moveSpace(serviceContext(app, request), request.params.spaceId, request.body);
+      return presentOne(row.id, caller(request).user.id);
     },
   );
 }

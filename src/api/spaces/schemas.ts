@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
 import { Nullable, RoleSchema, StringEnum, Timestamp, Url } from '../../core/schemas.js';
 import { GitSyncState } from '../git/schemas.js';
 import { MergeRules } from '../organizations/schemas.js';
@@ -111,5 +110,3 @@ export const MoveBody = Type.Object(
   { parent: Type.Optional(Nullable(Type.String({ minLength: 1 }))), position: Type.Optional(Position) },
   { additionalProperties: false, minProperties: 1 },
 );
-
-export const ListSpacesQuery = Type.Object(PageQuery);

@@ -1,7 +1,6 @@
 import type { Static } from 'typebox';
-import type { Db } from '../../db/database.js';
 import type { TeamRow } from '../../db/schema.js';
-import { type TeamCounts, teamCounts } from './repo.js';
+import type { TeamCounts } from './repo.js';
 import type { Team } from './schemas.js';
 
 export function presentTeam(team: TeamRow, counts: TeamCounts, canManage: boolean): Static<typeof Team> {
@@ -17,17 +16,13 @@ export function presentTeam(team: TeamRow, counts: TeamCounts, canManage: boolea
 }
 
 /**
- * Presents a batch of teams; `manages(team)` tells whether the viewer may manage each
- * (org admins manage all, owners their own team).
+ * Presents a batch of teams with their counts (`teamCounts`, loaded once for the list);
+ * `manages(team)` tells whether the viewer may manage each (org admins manage all, owners their own team).
  */
-export async function presentTeams<T extends TeamRow>(
-  db: Db,
+export function presentTeams<T extends TeamRow>(
   teams: T[],
+  counts: Map<string, TeamCounts>,
   manages: (team: T) => boolean,
-): Promise<Static<typeof Team>[]> {
-  const counts = await teamCounts(
-    db,
-    teams.map((t) => t.id),
-  );
+): Static<typeof Team>[] {
   return teams.map((t) => presentTeam(t, counts.get(t.id) ?? { members: 0, spaces: 0 }, manages(t)));
 }

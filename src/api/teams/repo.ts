@@ -2,13 +2,13 @@ import { sql } from 'kysely';
 import { newId } from '../../core/ids.js';
 import { type Page, paginate } from '../../core/paging.js';
 import type { TeamRole } from '../../core/schemas.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type { TeamRow } from '../../db/schema.js';
-import { grantedSpaceCounts } from '../permissions/repo.js';
+import { grantedSpaceCounts } from '../../permissions/grants.js';
 
-export async function findTeam(db: Db, organizationId: string, teamId: string): Promise<TeamRow | undefined> {
+export async function findTeam(db: DbOrTrx, organizationId: string, teamId: string): Promise<TeamRow | undefined> {
   return db
     .selectFrom('teams')
     .selectAll()
@@ -19,7 +19,7 @@ export async function findTeam(db: Db, organizationId: string, teamId: string): 
 
 /** Teams sorted by title (then id); `managedBy` keeps the teams that user owns. */
 export async function listTeams(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   filters: { title?: string; managedBy?: string; page?: string; limit?: number },
 ): Promise<Page<TeamRow>> {
@@ -53,7 +53,7 @@ export async function listTeams(
 
 /** The teams a user belongs to in an organization, with their team role. */
 export async function listTeamsOfUser(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   userId: string,
   filters: { title?: string; page?: string; limit?: number },
@@ -85,7 +85,7 @@ export interface TeamCounts {
 }
 
 /** Member and space counts of a batch of teams. */
-export async function teamCounts(db: Db, teamIds: string[]): Promise<Map<string, TeamCounts>> {
+export async function teamCounts(db: DbOrTrx, teamIds: string[]): Promise<Map<string, TeamCounts>> {
   const counts = new Map<string, TeamCounts>(teamIds.map((id) => [id, { members: 0, spaces: 0 }]));
   if (teamIds.length === 0) return counts;
   const rows = await db
@@ -105,41 +105,42 @@ export async function teamCounts(db: Db, teamIds: string[]): Promise<Map<string,
   return counts;
 }
 
-export async function createTeam(db: Db, organizationId: string, title: string, memberIds: string[]): Promise<TeamRow> {
+export async function createTeam(
+  db: DbOrTrx,
+  organizationId: string,
+  title: string,
+  memberIds: string[],
+): Promise<TeamRow> {
   const now = nowIso();
   const team: TeamRow = { id: newId(), organization_id: organizationId, title, created_at: now };
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('teams').values(team).execute();
-    if (memberIds.length > 0) {
-      await trx
-        .insertInto('team_members')
-        .values(
-          [...new Set(memberIds)].map((user_id) => ({ team_id: team.id, user_id, role: 'member', created_at: now })),
-        )
-        .execute();
-    }
-  });
+  await db.insertInto('teams').values(team).execute();
+  if (memberIds.length > 0) {
+    await db
+      .insertInto('team_members')
+      .values(
+        [...new Set(memberIds)].map((user_id) => ({ team_id: team.id, user_id, role: 'member', created_at: now })),
+      )
+      .execute();
+  }
   return team;
 }
 
-export async function renameTeam(db: Db, teamId: string, title: string): Promise<void> {
+export async function renameTeam(db: DbOrTrx, teamId: string, title: string): Promise<void> {
   await db.updateTable('teams').set({ title }).where('id', '=', teamId).execute();
 }
 
-export async function deleteTeam(db: Db, teamId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .deleteFrom('content_permissions')
-      .where('principal_type', '=', 'team')
-      .where('principal_id', '=', teamId)
-      .execute();
-    await trx.deleteFrom('team_members').where('team_id', '=', teamId).execute();
-    await trx.deleteFrom('teams').where('id', '=', teamId).execute();
-  });
+export async function deleteTeam(db: DbOrTrx, teamId: string): Promise<void> {
+  await db
+    .deleteFrom('content_permissions')
+    .where('principal_type', '=', 'team')
+    .where('principal_id', '=', teamId)
+    .execute();
+  await db.deleteFrom('team_members').where('team_id', '=', teamId).execute();
+  await db.deleteFrom('teams').where('id', '=', teamId).execute();
 }
 
 /** Membership rows of a team, paged by when they joined (then user id). */
-export async function listTeamMemberships(db: Db, teamId: string, paging: { page?: string; limit?: number }) {
+export async function listTeamMemberships(db: DbOrTrx, teamId: string, paging: { page?: string; limit?: number }) {
   const q = db
     .selectFrom('team_members')
     .select(['team_members.user_id', 'team_members.role', 'team_members.created_at'])
@@ -154,7 +155,7 @@ export async function listTeamMemberships(db: Db, teamId: string, paging: { page
   );
 }
 
-export async function findTeamMembership(db: Db, teamId: string, userId: string) {
+export async function findTeamMembership(db: DbOrTrx, teamId: string, userId: string) {
   return db
     .selectFrom('team_members')
     .selectAll()
@@ -163,35 +164,33 @@ export async function findTeamMembership(db: Db, teamId: string, userId: string)
     .executeTakeFirst();
 }
 
-/** Applies a set of changes to a team's membership in one transaction. */
+/** Applies a set of changes to a team's membership (the caller's transaction). */
 export async function applyTeamMembership(
-  db: Db,
+  db: DbOrTrx,
   teamId: string,
   changes: { upsert: Map<string, TeamRole | undefined>; remove: Set<string> },
 ): Promise<void> {
   const now = nowIso();
-  await db.transaction().execute(async (trx) => {
-    for (const [userId, role] of changes.upsert) {
-      const insert = trx
-        .insertInto('team_members')
-        .values({ team_id: teamId, user_id: userId, role: role ?? 'member', created_at: now });
-      await (role
-        ? insert.onConflict((oc) => oc.columns(['team_id', 'user_id']).doUpdateSet({ role }))
-        : insert.onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
-      ).execute();
-    }
-    if (changes.remove.size > 0) {
-      await trx
-        .deleteFrom('team_members')
-        .where('team_id', '=', teamId)
-        .where('user_id', 'in', [...changes.remove])
-        .execute();
-    }
-  });
+  for (const [userId, role] of changes.upsert) {
+    const insert = db
+      .insertInto('team_members')
+      .values({ team_id: teamId, user_id: userId, role: role ?? 'member', created_at: now });
+    await (role
+      ? insert.onConflict((oc) => oc.columns(['team_id', 'user_id']).doUpdateSet({ role }))
+      : insert.onConflict((oc) => oc.columns(['team_id', 'user_id']).doNothing())
+    ).execute();
+  }
+  if (changes.remove.size > 0) {
+    await db
+      .deleteFrom('team_members')
+      .where('team_id', '=', teamId)
+      .where('user_id', 'in', [...changes.remove])
+      .execute();
+  }
 }
 
 /** Which of `teamIds` the user owns. */
-export async function ownedTeamIds(db: Db, userId: string, teamIds: string[]): Promise<Set<string>> {
+export async function ownedTeamIds(db: DbOrTrx, userId: string, teamIds: string[]): Promise<Set<string>> {
   if (teamIds.length === 0) return new Set();
   const rows = await db
     .selectFrom('team_members')
@@ -203,7 +202,7 @@ export async function ownedTeamIds(db: Db, userId: string, teamIds: string[]): P
   return new Set(rows.map((r) => r.team_id));
 }
 
-export async function findTeamsByIds(db: Db, ids: string[]): Promise<TeamRow[]> {
+export async function findTeamsByIds(db: DbOrTrx, ids: string[]): Promise<TeamRow[]> {
   if (ids.length === 0) return [];
   return db.selectFrom('teams').selectAll().where('id', 'in', ids).execute();
 }

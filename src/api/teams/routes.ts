@@ -2,34 +2,22 @@
 import { Type } from 'typebox';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
-import { badRequest, forbidden, notFound } from '../../core/errors.js';
+import { badRequest, notFound } from '../../core/errors.js';
 import { ListQuery, PagedList } from '../../core/paging.js';
 import { NoContent, Params, type TeamRole } from '../../core/schemas.js';
-import type { Db } from '../../db/database.js';
-import {
-  canManageTeam,
-  isOrgAdmin,
-  type OrgMembership,
-  requireOrgMember,
-  requireOrgRole,
-} from '../../permissions/organization.js';
+import { serviceContext } from '../../core/service.js';
+import type { TeamRow } from '../../db/schema.js';
+import { canManageTeam, isOrgAdmin, type OrgMembership, requireOrgMember } from '../../permissions/organization.js';
 import { presentMembers } from '../members/present.js';
-import { findMember, findMembersByKeys } from '../members/repo.js';
+import { findMember, findMembersByKeys, memberCounts } from '../members/repo.js';
+import { MemberParams } from '../members/schemas.js';
 import { presentTeams } from './present.js';
-import {
-  applyTeamMembership,
-  createTeam,
-  deleteTeam,
-  findTeam,
-  findTeamMembership,
-  listTeamMemberships,
-  listTeams,
-  ownedTeamIds,
-  renameTeam,
-} from './repo.js';
+import { findTeam, listTeamMemberships, listTeams, listTeamsOfUser, ownedTeamIds, teamCounts } from './repo.js';
 import {
   CreateTeamBody,
+  ListMemberTeamsQuery,
   ListTeamsQuery,
+  MemberTeamEntry,
   PutTeamMemberBody,
   Team,
   TeamMemberEntry,
@@ -38,24 +26,10 @@ import {
   UpdateTeamBody,
   UpdateTeamMembersBody,
 } from './schemas.js';
+import { addTeamMember, createTeam, deleteTeam, removeTeamMember, renameTeam, updateTeamMembers } from './service.js';
 
 const tags = ['teams'];
 const OrgParams = Type.Object({ organizationId: Params.organizationId });
-
-/** Resolves user ids or e-mails to organization members; 400 naming the first unknown one. */
-async function resolveMemberKeys(db: Db, organizationId: string, keys: string[], field: string) {
-  const members = await findMembersByKeys(db, organizationId, keys);
-  const byKey = new Map<string, string>();
-  for (const m of members) {
-    byKey.set(m.user_id, m.user_id);
-    byKey.set(m.email, m.user_id);
-  }
-  return keys.map((key) => {
-    const userId = byKey.get(key) ?? byKey.get(key.toLowerCase());
-    if (!userId) throw badRequest(`${field}: "${key}" is not a member of the organization`);
-    return userId;
-  });
-}
 
 export default async function teamRoutes(app: App) {
   async function loadTeam(organizationId: string, teamId: string) {
@@ -64,18 +38,20 @@ export default async function teamRoutes(app: App) {
     return team;
   }
 
+  /** Teams as `membership` sees them, with their counts loaded once for the list. */
+  async function present<T extends TeamRow>(teams: T[], manages: (team: T) => boolean) {
+    const counts = await teamCounts(
+      app.db,
+      teams.map((t) => t.id),
+    );
+    return presentTeams(teams, counts, manages);
+  }
+
   async function presentOne(membership: OrgMembership, teamId: string) {
     const team = await loadTeam(membership.organizationId, teamId);
     const manages = await canManageTeam(app.db, membership, teamId);
-    const [presented] = await presentTeams(app.db, [team], () => manages);
+    const [presented] = await present([team], () => manages);
     return presented as NonNullable<typeof presented>;
-  }
-
-  async function requireTeamManager(membership: OrgMembership, teamId: string) {
-    await loadTeam(membership.organizationId, teamId);
-    if (!(await canManageTeam(app.db, membership, teamId))) {
-      throw forbidden('only organization admins and owners of the team can manage its members');
-    }
   }
 
   app.get(
@@ -107,7 +83,7 @@ export default async function teamRoutes(app: App) {
         membership.userId,
         result.items.map((t) => t.id),
       );
-      const items = await presentTeams(app.db, result.items, (t) => isOrgAdmin(membership) || owned.has(t.id));
+      const items = await present(result.items, (t) => isOrgAdmin(membership) || owned.has(t.id));
       return { ...result, items };
     },
   );
@@ -126,10 +102,8 @@ export default async function teamRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
+      const team = await createTeam(serviceContext(app, request), organizationId, request.body);
       const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      requireOrgRole(membership, 'admin', 'create teams');
-      const memberIds = await resolveMemberKeys(app.db, organizationId, request.body.members ?? [], 'body/members');
-      const team = await createTeam(app.db, organizationId, request.body.title, memberIds);
       reply.code(201).header('location', app.urls.api(`/orgs/${organizationId}/teams/${team.id}`));
       return presentOne(membership, team.id);
     },
@@ -161,10 +135,8 @@ export default async function teamRoutes(app: App) {
     },
     async (request) => {
       const { organizationId, teamId } = request.params;
+      await renameTeam(serviceContext(app, request), organizationId, teamId, request.body.title);
       const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      await loadTeam(organizationId, teamId);
-      requireOrgRole(membership, 'admin', 'rename teams');
-      await renameTeam(app.db, teamId, request.body.title);
       return presentOne(membership, teamId);
     },
   );
@@ -177,10 +149,7 @@ export default async function teamRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId, teamId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      await loadTeam(organizationId, teamId);
-      requireOrgRole(membership, 'admin', 'delete teams');
-      await deleteTeam(app.db, teamId);
+      await deleteTeam(serviceContext(app, request), organizationId, teamId);
       return reply.code(204).send(null);
     },
   );
@@ -202,12 +171,12 @@ export default async function teamRoutes(app: App) {
       await requireOrgMember(app.db, organizationId, caller(request).user.id);
       await loadTeam(organizationId, teamId);
       const page = await listTeamMemberships(app.db, teamId, request.query);
-      const records = await findMembersByKeys(
-        app.db,
-        organizationId,
-        page.items.map((m) => m.user_id),
-      );
-      const members = new Map((await presentMembers(app.db, organizationId, records, app.urls)).map((m) => [m.id, m]));
+      const ids = page.items.map((m) => m.user_id);
+      const [records, counts] = await Promise.all([
+        findMembersByKeys(app.db, organizationId, ids),
+        memberCounts(app.db, organizationId, ids),
+      ]);
+      const members = new Map(presentMembers(records, counts, app.urls).map((m) => [m.id, m]));
       return {
         ...page,
         items: page.items.flatMap((m) => {
@@ -234,18 +203,7 @@ export default async function teamRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId, teamId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      await requireTeamManager(membership, teamId);
-      const { add = [], remove = [], memberships = {} } = request.body;
-      const toAdd = await resolveMemberKeys(app.db, organizationId, add, 'body/add');
-      const toRemove = new Set(await resolveMemberKeys(app.db, organizationId, remove, 'body/remove'));
-      const roleKeys = Object.keys(memberships);
-      const roleIds = await resolveMemberKeys(app.db, organizationId, roleKeys, 'body/memberships');
-      const upsert = new Map<string, TeamRole | undefined>(toAdd.map((id) => [id, undefined]));
-      for (const [i, id] of roleIds.entries()) upsert.set(id, memberships[roleKeys[i] as string]?.role);
-      // A user both added and removed ends up removed.
-      for (const id of toRemove) upsert.delete(id);
-      await applyTeamMembership(app.db, teamId, { upsert, remove: toRemove });
+      await updateTeamMembers(serviceContext(app, request), organizationId, teamId, request.body);
       return reply.code(204).send(null);
     },
   );
@@ -264,11 +222,8 @@ export default async function teamRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId, teamId, userId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      await requireTeamManager(membership, teamId);
-      const [memberId] = await resolveMemberKeys(app.db, organizationId, [userId], 'params/userId');
       const role = request.body?.role ?? 'member';
-      await applyTeamMembership(app.db, teamId, { upsert: new Map([[memberId as string, role]]), remove: new Set() });
+      await addTeamMember(serviceContext(app, request), organizationId, teamId, userId, role);
       return reply.code(204).send(null);
     },
   );
@@ -286,13 +241,41 @@ export default async function teamRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId, teamId, userId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      await requireTeamManager(membership, teamId);
-      if (!(await findTeamMembership(app.db, teamId, userId))) {
-        throw notFound(`user ${userId} is not a member of team ${teamId}`);
-      }
-      await applyTeamMembership(app.db, teamId, { upsert: new Map(), remove: new Set([userId]) });
+      await removeTeamMember(serviceContext(app, request), organizationId, teamId, userId);
       return reply.code(204).send(null);
+    },
+  );
+
+  // The teams of one member: declared with the members endpoints in the official document, served
+  // here so that the teams area reads members and never the other way round.
+  app.get(
+    '/orgs/:organizationId/members/:userId/teams',
+    {
+      config: { scope: 'organization:members:read' },
+      schema: {
+        operationId: 'listTeamsForOrganizationMember',
+        tags: ['members'],
+        params: MemberParams,
+        querystring: ListMemberTeamsQuery,
+        response: { 200: PagedList(MemberTeamEntry) },
+      },
+    },
+    async (request) => {
+      const { organizationId, userId } = request.params;
+      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
+      if (!(await findMember(app.db, organizationId, userId))) {
+        throw notFound(`member ${userId} not found in organization ${organizationId}`);
+      }
+      const page = await listTeamsOfUser(app.db, organizationId, userId, request.query);
+      const viewerOwns = (t: { member_role: string }) => userId === membership.userId && t.member_role === 'owner';
+      const teams = await present(page.items, (t) => isOrgAdmin(membership) || viewerOwns(t));
+      return {
+        ...page,
+        items: page.items.map((t, i) => ({
+          team: teams[i] as NonNullable<(typeof teams)[number]>,
+          member: { role: t.member_role as 'owner' | 'member' },
+        })),
+      };
     },
   );
 }

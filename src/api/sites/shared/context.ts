@@ -13,7 +13,7 @@ import { findShareLinkByKey, loadSiteOrganization } from '../../../sites/repo.js
 import { loadStructure, type Structure } from '../../../sites/structure.js';
 import { PublishedUrls, type SiteOrganization } from '../../../sites/urls.js';
 import { presentSpaces, type SpaceObject } from '../../spaces/present.js';
-import { findSpacesByIds } from '../../spaces/repo.js';
+import { findSpacesByIds, spaceExtras } from '../../spaces/repo.js';
 
 export interface SiteView {
   site: SiteRow;
@@ -48,7 +48,8 @@ export async function loadSiteView(
     loadViewer(app.db, site.organization_id, caller.userId),
   ]);
   const spaceRows = await findSpacesByIds(app.db, [...new Set(structure.siteSpaces.map((s) => s.space_id))]);
-  const spaces = new Map((await presentSpaces(app.db, spaceRows, viewer, app.urls)).map((s) => [s.id, s]));
+  const extras = await spaceExtras(app.db, spaceRows);
+  const spaces = new Map(presentSpaces(spaceRows, viewer, extras, app.urls).map((s) => [s.id, s]));
   return {
     site,
     org,

@@ -13,3 +13,11 @@ export const InviteBody = Type.Object(
 );
 export const UpdatePermissionBody = Type.Object({ role: Type.Optional(RoleOrGuest) }, { additionalProperties: false });
 export const AggregateQuery = Type.Object({ ...PageQuery, role: Type.Optional(StringEnum(ROLES)) });
+
+const Id = Type.String({ minLength: 1 });
+export const SpaceParams = Type.Object({ spaceId: Id });
+export const CollectionParams = Type.Object({ collectionId: Id });
+export const SpaceUserParams = Type.Object({ spaceId: Id, userId: Id });
+export const SpaceTeamParams = Type.Object({ spaceId: Id, teamId: Id });
+export const CollectionUserParams = Type.Object({ collectionId: Id, userId: Id });
+export const CollectionTeamParams = Type.Object({ collectionId: Id, teamId: Id });

@@ -1,0 +1,121 @@
+/** Grants of roles to users and teams on spaces and collections (`content_permissions`). */
+
+import { paginate } from '../../core/paging.js';
+import type { Role } from '../../core/schemas.js';
+import type { DbOrTrx } from '../../core/service.js';
+import { nowIso } from '../../core/time.js';
+import type { PrincipalType } from '../../permissions/grants.js';
+import type { NodeType } from '../../permissions/resolver.js';
+
+export interface Target {
+  type: NodeType;
+  id: string;
+  organizationId: string;
+}
+
+/** Sets (role) or removes (null) the grant of each principal on the target (the caller's transaction). */
+export async function setGrants(
+  db: DbOrTrx,
+  target: Target,
+  principalType: PrincipalType,
+  ids: string[],
+  role: Role | null,
+): Promise<void> {
+  for (const id of new Set(ids)) {
+    if (role === null) {
+      await db
+        .deleteFrom('content_permissions')
+        .where('target_type', '=', target.type)
+        .where('target_id', '=', target.id)
+        .where('principal_type', '=', principalType)
+        .where('principal_id', '=', id)
+        .execute();
+      continue;
+    }
+    await db
+      .insertInto('content_permissions')
+      .values({
+        organization_id: target.organizationId,
+        target_type: target.type,
+        target_id: target.id,
+        principal_type: principalType,
+        principal_id: id,
+        role,
+        created_at: nowIso(),
+      })
+      .onConflict((oc) =>
+        oc.columns(['target_type', 'target_id', 'principal_type', 'principal_id']).doUpdateSet({ role }),
+      )
+      .execute();
+  }
+}
+
+/** Which of `ids` are members (users) or teams (teams) of the organization. */
+export async function principalsIn(
+  db: DbOrTrx,
+  organizationId: string,
+  type: PrincipalType,
+  ids: string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const found =
+    type === 'user'
+      ? await db
+          .selectFrom('members')
+          .select('user_id as id')
+          .where('organization_id', '=', organizationId)
+          .where('user_id', 'in', ids)
+          .execute()
+      : await db
+          .selectFrom('teams')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('id', 'in', ids)
+          .execute();
+  return new Set(found.map((r) => r.id));
+}
+
+/** The resolver's view of a space or collection (what the aggregate of its roles starts from). */
+export async function findNode(db: DbOrTrx, type: NodeType, id: string) {
+  const table = type === 'space' ? 'spaces' : 'collections';
+  const node = await db
+    .selectFrom(table)
+    .select(['id', 'parent_id', 'default_level'])
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { type, ...node };
+}
+
+export async function findGrant(db: DbOrTrx, target: Target, principalType: PrincipalType, id: string) {
+  return db
+    .selectFrom('content_permissions')
+    .select('role')
+    .where('target_type', '=', target.type)
+    .where('target_id', '=', target.id)
+    .where('principal_type', '=', principalType)
+    .where('principal_id', '=', id)
+    .executeTakeFirst();
+}
+
+/** Direct grants of one principal type on the target, oldest first. */
+export async function listGrants(
+  db: DbOrTrx,
+  target: Target,
+  principalType: PrincipalType,
+  paging: { page?: string; limit?: number },
+) {
+  const q = db
+    .selectFrom('content_permissions')
+    .select(['principal_id', 'role', 'created_at'])
+    .where('target_type', '=', target.type)
+    .where('target_id', '=', target.id)
+    .where('principal_type', '=', principalType);
+  return paginate(
+    q,
+    [
+      { column: 'content_permissions.created_at', direction: 'asc', value: (r) => r.created_at },
+      { column: 'content_permissions.principal_id', direction: 'asc', value: (r) => r.principal_id },
+    ],
+    paging,
+  );
+}

@@ -1,0 +1,90 @@
+/**
+ * Changes of grants (roles given to users and teams on a space or a collection). Every change takes
+ * the admin role on the space or collection.
+ */
+import { badRequest, notFound } from '../../core/errors.js';
+import type { Role } from '../../core/schemas.js';
+import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import type { Db } from '../../db/database.js';
+import { authorizeCollection, authorizeSpace } from '../../permissions/content.js';
+import type { PrincipalType } from '../../permissions/grants.js';
+import type { NodeType } from '../../permissions/resolver.js';
+import { findGrant, principalsIn, setGrants, type Target } from './repo.js';
+
+/** A space or a collection, as a request names it. */
+export interface NodeRef {
+  type: NodeType;
+  id: string;
+}
+
+/** The space or collection if the user has at least `needed` on it (404/403 otherwise), and that role. */
+export async function authorizeTarget(
+  db: Db,
+  userId: string,
+  node: NodeRef,
+  needed: Role,
+  action: string,
+): Promise<{ target: Target; role: Role }> {
+  const { row, role } =
+    node.type === 'space'
+      ? await authorizeSpace(db, userId, node.id, needed, action)
+      : await authorizeCollection(db, userId, node.id, needed, action);
+  return { target: { type: node.type, id: row.id, organizationId: row.organization_id }, role };
+}
+
+const MANAGE = 'manage its permissions';
+
+/** 404 naming the first id that is not a member (users) or team (teams) of the organization. */
+async function requirePrincipals(db: Db, organizationId: string, type: PrincipalType, ids: string[], field: string) {
+  const known = await principalsIn(db, organizationId, type, ids);
+  const missing = ids.find((id) => !known.has(id));
+  // 404, as the official API answers for an unknown user or team.
+  if (missing) {
+    throw notFound(`${field}: "${missing}" is not a ${type === 'user' ? 'member' : 'team'} of the organization`);
+  }
+}
+
+/** Gives (or with a null role, takes away) the role to every listed user and team, all or none. */
+export async function inviteToNode(
+  ctx: ServiceContext,
+  node: NodeRef,
+  input: { users?: string[]; teams?: string[]; role: Role | null },
+): Promise<void> {
+  const { users = [], teams = [], role } = input;
+  if (users.length === 0 && teams.length === 0) throw badRequest('body must name users or teams to invite');
+  const { target } = await authorizeTarget(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
+  await inTransaction(ctx.db, async (trx) => {
+    await requirePrincipals(trx, target.organizationId, 'user', users, 'body/users');
+    await requirePrincipals(trx, target.organizationId, 'team', teams, 'body/teams');
+    await setGrants(trx, target, 'user', users, role);
+    await setGrants(trx, target, 'team', teams, role);
+  });
+}
+
+/** Changes the role of a principal that holds a grant there (404 when it holds none). */
+export async function updateGrant(
+  ctx: ServiceContext,
+  node: NodeRef,
+  principal: PrincipalType,
+  principalId: string,
+  role: Role | null | undefined,
+): Promise<void> {
+  const { target } = await authorizeTarget(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
+  await inTransaction(ctx.db, async (trx) => {
+    if (!(await findGrant(trx, target, principal, principalId))) {
+      throw notFound(`${principal} ${principalId} has no permission here`);
+    }
+    if (role !== undefined) await setGrants(trx, target, principal, [principalId], role);
+  });
+}
+
+/** Removes a principal's grant; removing one that is not there changes nothing, as in the official API. */
+export async function removeGrant(
+  ctx: ServiceContext,
+  node: NodeRef,
+  principal: PrincipalType,
+  principalId: string,
+): Promise<void> {
+  const { target } = await authorizeTarget(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
+  await inTransaction(ctx.db, (trx) => setGrants(trx, target, principal, [principalId], null));
+}

@@ -1,0 +1,83 @@
+/** Changes of spaces: create, update, soft-delete, restore, move. */
+import type { Static } from 'typebox';
+import { placeItem, positionAtEnd, type TreePosition } from '../../content-tree/order.js';
+import { badRequest } from '../../core/errors.js';
+import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import type { SpaceRow } from '../../db/schema.js';
+import { authorizeSpace, requireCreateIn } from '../../permissions/content.js';
+import { loadViewer } from '../../permissions/resolver.js';
+import * as repo from './repo.js';
+import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
+
+/** Creates a space at the end of its parent (or of the organization's top level). */
+export async function createSpace(
+  ctx: ServiceContext,
+  organizationId: string,
+  input: Static<typeof CreateSpaceBody>,
+): Promise<SpaceRow> {
+  const viewer = await loadViewer(ctx.db, organizationId, actingUser(ctx).id);
+  await requireCreateIn(ctx.db, viewer, input.parent);
+  if (input.visibility === 'in-collection' && !input.parent) {
+    throw badRequest('body/visibility in-collection needs a parent collection');
+  }
+  return inTransaction(ctx.db, (trx) => repo.createSpace(trx, organizationId, input));
+}
+
+export async function updateSpace(
+  ctx: ServiceContext,
+  spaceId: string,
+  input: Static<typeof UpdateSpaceBody>,
+): Promise<SpaceRow> {
+  const { row } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'update it');
+  if (input.visibility === 'in-collection' && !row.parent_id) {
+    throw badRequest('body/visibility in-collection needs the space to be in a collection');
+  }
+  await inTransaction(ctx.db, (trx) => repo.updateSpace(trx, row.id, input));
+  return row;
+}
+
+/** Soft-deletes a space; deleting a deleted space changes nothing, as the official API documents. */
+export async function deleteSpace(ctx: ServiceContext, spaceId: string): Promise<void> {
+  const { row } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'delete it', {
+    includeDeleted: true,
+  });
+  if (row.deleted_at) return;
+  await inTransaction(ctx.db, (trx) => repo.setSpaceDeleted(trx, row.id, true));
+}
+
+/**
+ * Restores a deleted space at the end of its parent; when the parent was deleted meanwhile, at the
+ * organization's top level. Restoring a live space changes nothing.
+ */
+export async function restoreSpace(ctx: ServiceContext, spaceId: string): Promise<SpaceRow> {
+  const { row } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'restore it', {
+    includeDeleted: true,
+  });
+  if (!row.deleted_at) return row;
+  await inTransaction(ctx.db, async (trx) => {
+    const parentId = row.parent_id ? await repo.findLiveParent(trx, row.parent_id) : null;
+    const position = await positionAtEnd(trx, row.organization_id, parentId);
+    await repo.restoreSpace(trx, row.id, parentId, position);
+  });
+  return row;
+}
+
+/**
+ * Moves a space under another collection (or to the top level: an `in-collection` space becomes
+ * private there) and/or before or after a sibling. A new parent takes the create role on it.
+ */
+export async function moveSpace(
+  ctx: ServiceContext,
+  spaceId: string,
+  input: { parent?: string | null; position?: TreePosition },
+): Promise<SpaceRow> {
+  const { row, viewer } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'move it');
+  const parentId = input.parent === undefined ? row.parent_id : input.parent;
+  if (parentId !== row.parent_id) await requireCreateIn(ctx.db, viewer, parentId);
+  await inTransaction(ctx.db, async (trx) => {
+    const visibility = !parentId && row.visibility === 'in-collection' ? 'private' : row.visibility;
+    await repo.moveSpace(trx, row.id, parentId, visibility);
+    await placeItem(trx, row.organization_id, parentId, { type: 'space', id: row.id }, input.position);
+  });
+  return row;
+}
