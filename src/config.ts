@@ -54,6 +54,12 @@ export interface Config {
    * false (none), true (any), a hop count, or a list of addresses/CIDRs. Passed to Fastify's `trustProxy`.
    */
   trustProxy: boolean | number | string[];
+  /** Delays before each retry of a failed webhook delivery, in milliseconds (`WEBHOOK_RETRY_SCHEDULE`). */
+  webhookRetrySchedule: number[];
+  /** A webhook whose deliveries have all failed for this long is deactivated (`WEBHOOK_DEACTIVATE_AFTER_DAYS`). */
+  webhookDeactivateAfterMs: number;
+  /** How long events stay in the audit log, in days (`AUDIT_RETENTION_DAYS`). */
+  auditRetentionDays: number;
 }
 
 export interface AiConfig {
@@ -206,6 +212,29 @@ function parseTrustProxy(raw: string | undefined): boolean | number | string[] {
   return entries;
 }
 
+const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000, d: 86_400_000 };
+
+/** `5s,5m,30m,2h,5h,10h` → milliseconds; at least one delay. */
+export function parseRetrySchedule(name: string, raw: string | undefined, fallback: string): number[] {
+  const text = raw === undefined || raw.trim() === '' ? fallback : raw;
+  return text.split(',').map((part) => {
+    const match = /^\s*(\d+(?:\.\d+)?)(ms|s|m|h|d)\s*$/.exec(part);
+    if (!match) {
+      throw new ConfigError(
+        `${name} must be comma-separated durations such as 5s,5m,2h (ms, s, m, h, d), got "${raw}"`,
+      );
+    }
+    return Math.round(Number(match[1]) * (DURATION_UNITS[match[2] as string] as number));
+  });
+}
+
+function parsePositiveNumber(name: string, raw: string | undefined, fallback: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new ConfigError(`${name} must be a positive number, got "${raw}"`);
+  return value;
+}
+
 /** Reads the configuration from `env`; throws {@link ConfigError} naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
@@ -238,5 +267,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: parseRedisUrl(env.REDIS_URL),
     metricsToken: parseMetricsToken(env.METRICS_TOKEN),
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
+    webhookRetrySchedule: parseRetrySchedule(
+      'WEBHOOK_RETRY_SCHEDULE',
+      env.WEBHOOK_RETRY_SCHEDULE,
+      '5s,5m,30m,2h,5h,10h',
+    ),
+    webhookDeactivateAfterMs:
+      parsePositiveNumber('WEBHOOK_DEACTIVATE_AFTER_DAYS', env.WEBHOOK_DEACTIVATE_AFTER_DAYS, 3) * 86_400_000,
+    auditRetentionDays: parsePositiveInt('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
   };
 }

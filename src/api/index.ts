@@ -4,6 +4,7 @@
  */
 import type { App } from '../core/app.js';
 import askRoutes from './ask/routes.js';
+import auditRoutes from './audit/routes.js';
 import importRoutes from './change-requests/imports.js';
 import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
@@ -27,6 +28,7 @@ import spaceRoutes from './spaces/routes.js';
 import teamRoutes from './teams/routes.js';
 import translationRoutes from './translations/routes.js';
 import userRoutes from './users/routes.js';
+import webhookRoutes from './webhooks/routes.js';
 
 export async function registerApi(app: App): Promise<void> {
   await app.register(adsRoutes);
@@ -55,4 +57,6 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(revisionRoutes);
   await app.register(askRoutes);
   await app.register(gitRoutes);
+  await app.register(webhookRoutes);
+  await app.register(auditRoutes);
 }

@@ -6,7 +6,7 @@
  * - every address a host name resolves to is checked at connection time (a custom `lookup`, so a
  *   DNS answer cannot change between the check and the connection) and private, loopback,
  *   link-local, unique-local, multicast and otherwise non-public addresses are refused;
- * - redirects are followed by hand (at most 5) and every hop is checked again.
+ * - redirects are followed by hand (at most 5) and every hop is checked again (webhooks follow none).
  * Every fetch has a deadline covering all hops and a cap on the (decompressed) body size.
  */
 import dns from 'node:dns';
@@ -25,6 +25,15 @@ export interface GuardedFetchOptions {
   maxBytes: number;
   /** Default 5. */
   maxRedirects?: number;
+  /**
+   * Default true. False: a redirect is the answer (a {@link FetchStatusError} with its status), as
+   * for webhooks, whose receiver is the URL registered and nothing it points to.
+   */
+  followRedirects?: boolean;
+  /** Default GET. */
+  method?: 'GET' | 'POST';
+  /** Sent as the request body (with a POST). */
+  body?: string | Buffer;
   headers?: Record<string, string>;
   /** Aborts the fetch (e.g. on shutdown); ends in {@link FetchAbortedError}. */
   signal?: AbortSignal;
@@ -259,7 +268,7 @@ function requestOnce(url: URL, options: GuardedFetchOptions, signal: AbortSignal
   return new Promise((resolve, reject) => {
     const lib = url.protocol === 'https:' ? https : http;
     const request = lib.request(url, {
-      method: 'GET',
+      method: options.method ?? 'GET',
       agent: false,
       signal,
       headers: { 'accept-encoding': 'gzip, deflate, br', 'user-agent': 'Bindery', ...options.headers },
@@ -269,7 +278,7 @@ function requestOnce(url: URL, options: GuardedFetchOptions, signal: AbortSignal
       resolve({ status: response.statusCode ?? 0, headers: response.headers, body: response }),
     );
     request.on('error', reject);
-    request.end();
+    request.end(options.body);
   });
 }
 
@@ -297,7 +306,7 @@ async function readCapped(stream: Readable, url: string, maxBytes: number): Prom
   return Buffer.concat(chunks);
 }
 
-/** GETs `raw` under the guard described at the top of this file. */
+/** GETs (or POSTs) `raw` under the guard described at the top of this file. */
 export async function guardedFetch(raw: string, options: GuardedFetchOptions): Promise<FetchedResource> {
   const maxRedirects = options.maxRedirects ?? 5;
   const timeout = new AbortController();
@@ -312,7 +321,7 @@ export async function guardedFetch(raw: string, options: GuardedFetchOptions): P
       }
       const response = await requestOnce(url, options, signal);
       const location = response.headers.location;
-      if (REDIRECTS.has(response.status) && location) {
+      if (REDIRECTS.has(response.status) && location && options.followRedirects !== false) {
         response.body.resume();
         if (hop >= maxRedirects) throw new FetchError(`${raw} redirects more than ${maxRedirects} times`, raw);
         let next: URL;

@@ -9,6 +9,8 @@ export const SCOPES = [
   'organization:write',
   'organization:members:read',
   'organization:members:write',
+  'organization:webhooks:read',
+  'organization:webhooks:write',
   'organization:ask',
   'organization:search',
   'space:read',

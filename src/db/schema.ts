@@ -25,6 +25,7 @@ import type {
   RevisionsTable,
 } from './schema/content.js';
 import type { CollectionsTable, ContentPermissionsTable, SpacesTable } from './schema/content-tree.js';
+import type { EventsTable, WebhookDeliveriesTable, WebhooksTable } from './schema/events.js';
 import type { GitSyncTable, RevisionGitTable } from './schema/git.js';
 import type {
   IntegrationImagesTable,
@@ -48,6 +49,7 @@ import type { IdempotencyKeysTable, JobsTable, SettingsTable } from './schema/sy
 export type * from './schema/accounts.js';
 export type * from './schema/content.js';
 export type * from './schema/content-tree.js';
+export type * from './schema/events.js';
 export type * from './schema/git.js';
 export type * from './schema/integrations.js';
 export type * from './schema/openapi.js';
@@ -93,4 +95,7 @@ export interface Database {
   git_sync: GitSyncTable;
   revision_git: RevisionGitTable;
   idempotency_keys: IdempotencyKeysTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
 }

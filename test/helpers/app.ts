@@ -97,12 +97,17 @@ export interface Harness {
 export async function createHarness(
   options: Partial<Config> & {
     /** Extra configuration variables, e.g. FETCH_ALLOW_PRIVATE. */ env?: Record<string, string>;
+    /**
+     * A database of the test's own (a SQLite file or a `postgres://` URL), migrated here: for tests
+     * that run a job worker against other processes, away from the run's shared database.
+     */
+    ownDatabase?: string;
   } = {},
 ): Promise<Harness> {
-  const { env = {}, ...overrides } = options;
-  const sharedUrl = inject('databaseUrl');
+  const { env = {}, ownDatabase, ...overrides } = options;
+  const sharedUrl = ownDatabase ?? inject('databaseUrl');
   const db = createDb(sharedUrl ?? ':memory:', { poolSize: 4 });
-  if (!sharedUrl) await migrateToLatest(db);
+  if (!sharedUrl || ownDatabase) await migrateToLatest(db);
   const config: Config = {
     // Rate limits off unless a test turns them on: many tests make hundreds of requests a minute.
     ...loadConfig({ PUBLIC_URL, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0', ...env }),

@@ -11,6 +11,7 @@ import * as m0008 from './0008_ads.js';
 import * as m0009 from './0009_site_publishing.js';
 import * as m0010 from './0010_git_sync.js';
 import * as m0011 from './0011_idempotency_keys.js';
+import * as m0012 from './0012_events.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_site_publishing': m0009,
   '0010_git_sync': m0010,
   '0011_idempotency_keys': m0011,
+  '0012_events': m0012,
 };

@@ -1,0 +1,79 @@
+/**
+ * The kinds of event the service layer records, with the label the audit log shows for each
+ * (`listOrganizationAuditEventActions`). A webhook subscribes to types, to a family (`space.*`) or
+ * to everything (`*`).
+ */
+export const EVENT_TYPES = {
+  'organization.updated': 'Organization updated',
+  'member.added': 'Member added',
+  'member.updated': 'Member updated',
+  'member.removed': 'Member removed',
+  'team.created': 'Team created',
+  'team.updated': 'Team updated',
+  'team.deleted': 'Team deleted',
+  'team.members.updated': 'Team members updated',
+  'collection.created': 'Collection created',
+  'collection.updated': 'Collection updated',
+  'collection.moved': 'Collection moved',
+  'collection.deleted': 'Collection deleted',
+  'space.created': 'Space created',
+  'space.updated': 'Space updated',
+  'space.moved': 'Space moved',
+  'space.deleted': 'Space deleted',
+  'space.restored': 'Space restored',
+  'space.permissions.updated': 'Space permissions updated',
+  'space.content.updated': 'Space content updated',
+  'change_request.created': 'Change request created',
+  'change_request.updated': 'Change request updated',
+  'change_request.merged': 'Change request merged',
+  'change_request.closed': 'Change request closed',
+  'site.created': 'Site created',
+  'site.updated': 'Site updated',
+  'site.published': 'Site published',
+  'site.unpublished': 'Site unpublished',
+  'site.deleted': 'Site deleted',
+  'site.structure.updated': 'Site structure updated',
+  'share_link.created': 'Share link created',
+  'share_link.deleted': 'Share link deleted',
+  'openapi.version.created': 'OpenAPI version created',
+  'openapi.processing.failed': 'OpenAPI processing failed',
+  'integration.published': 'Integration published',
+  'translation.created': 'Translation created',
+  'translation.updated': 'Translation updated',
+  'translation.deleted': 'Translation deleted',
+  'webhook.created': 'Webhook created',
+  'webhook.updated': 'Webhook updated',
+  'webhook.deleted': 'Webhook deleted',
+  'webhook.secret_rotated': 'Webhook secret rotated',
+  'webhook.ping': 'Webhook pinged',
+} as const;
+
+export type EventType = keyof typeof EVENT_TYPES;
+
+export function isEventType(value: string): value is EventType {
+  return Object.hasOwn(EVENT_TYPES, value);
+}
+
+/** What a change records: the resource it touched and that resource as the API presents it. */
+export interface EventInput {
+  type: EventType;
+  organizationId: string;
+  target: { object: string; id: string; label?: string | null };
+  data: { object: unknown; previous?: Record<string, unknown> };
+}
+
+/**
+ * Whether a webhook's subscription (`*`, `space.*`, or a type) covers `type`. A family matches the
+ * types under it, `space.*` matching `space.content.updated` too.
+ */
+export function subscribes(patterns: readonly string[], type: string): boolean {
+  return patterns.some((p) => p === '*' || p === type || (p.endsWith('.*') && type.startsWith(p.slice(0, -1))));
+}
+
+/** Whether `pattern` names something a webhook can subscribe to: a known type, a family of them, or `*`. */
+export function isSubscribable(pattern: string): boolean {
+  if (pattern === '*' || isEventType(pattern)) return true;
+  if (!pattern.endsWith('.*')) return false;
+  const prefix = pattern.slice(0, -1);
+  return Object.keys(EVENT_TYPES).some((t) => t.startsWith(prefix));
+}
