@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { purgeExpiredEvents } from '../../src/events/retention.js';
 import { EVENT_TYPES } from '../../src/events/types.js';
 import { createHarness, type Harness } from '../helpers/app.js';
-import { ownDatabase } from '../helpers/own-database.js';
+import { freshDatabase } from '../helpers/fresh-db.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -135,7 +135,7 @@ describe('audit log', () => {
 
   it('forgets events past the retention period', async () => {
     // Purging deletes across the whole database: on a database of this test's own.
-    const database = await ownDatabase('retention');
+    const database = await freshDatabase('retention');
     const own = await createHarness({ ownDatabase: database.url });
     try {
       const { id: org, admin } = await own.org();

@@ -5,13 +5,12 @@
  * another process completes. Each test runs on a database of its own (a SQLite file, or a new
  * PostgreSQL database), since job workers of other test files would otherwise take its jobs.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
-import { ownDatabase as makeDatabase } from '../helpers/own-database.js';
+import { freshDatabase } from '../helpers/fresh-db.js';
 import { type Receiver, startReceiver, verifierFor } from '../helpers/receiver.js';
+import { serveProcess } from '../helpers/server.js';
 
 const cleanups: (() => Promise<void>)[] = [];
 afterAll(async () => {
@@ -19,7 +18,7 @@ afterAll(async () => {
 });
 
 async function ownDatabase(label: string): Promise<string> {
-  const database = await makeDatabase(label);
+  const database = await freshDatabase(label);
   cleanups.push(() => database.drop());
   return database.url;
 }
@@ -200,24 +199,15 @@ describe('a delivering process killed mid-attempt', () => {
     const { id: org, admin } = await h.org();
     const hook = await subscribe(admin, org, r, ['webhook.ping']);
 
-    const child: ChildProcess = spawn(process.execPath, ['bin/bindery.js', 'serve'], {
-      cwd: path.resolve(import.meta.dirname, '../..'),
-      env: {
-        ...process.env,
-        DATABASE_URL: database,
-        PORT: '0',
-        HOST: '127.0.0.1',
-        LOG_LEVEL: 'silent',
-        FETCH_ALLOW_PRIVATE: 'true',
-        JOB_CONCURRENCY: '1',
-        JOB_POLL_MS: '50',
-        JOB_LEASE_MS: '1500',
-        RATE_LIMIT_PER_MINUTE: '0',
-      },
-      stdio: 'ignore',
+    const server = await serveProcess(database, {
+      FETCH_ALLOW_PRIVATE: 'true',
+      JOB_CONCURRENCY: '1',
+      JOB_POLL_MS: '50',
+      JOB_LEASE_MS: '1500',
     });
+    const { child } = server;
     const exited = new Promise<NodeJS.Signals | null>((resolve) =>
-      child.on('exit', (_code, signal) => resolve(signal)),
+      child.once('exit', (_code, signal) => resolve(signal)),
     );
     cleanups.push(async () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');

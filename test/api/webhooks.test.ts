@@ -194,4 +194,35 @@ describe('webhooks', () => {
       (await open.admin.client.post(`/v1/orgs/${open.id}/webhooks`, body({ url: 'http://127.0.0.1:9/hook' }))).status,
     ).toBe(201);
   });
+
+  it('is documented in the served OpenAPI document', async () => {
+    const doc = (await h.anonymous.get('/v1/openapi.json')).body;
+    const ops = Object.values(doc.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) =>
+      Object.values(p).map((op) => op.operationId),
+    );
+    for (const id of [
+      'createOrganizationWebhook',
+      'listOrganizationWebhooks',
+      'getOrganizationWebhook',
+      'updateOrganizationWebhook',
+      'deleteOrganizationWebhook',
+      'rotateOrganizationWebhookSecret',
+      'pingOrganizationWebhook',
+      'listOrganizationWebhookDeliveries',
+      'getOrganizationWebhookDelivery',
+      'redeliverOrganizationWebhookDelivery',
+      'listOrganizationAuditEvents',
+      'getOrganizationAuditEvent',
+      'listOrganizationAuditEventActions',
+    ]) {
+      expect(ops, id).toContain(id);
+    }
+    const create = doc.paths['/v1/orgs/{organizationId}/webhooks'].post;
+    expect(create.tags).toEqual(['webhooks']);
+    expect(JSON.stringify(create.requestBody)).toContain('"events"');
+    expect(JSON.stringify(create.responses['201'])).toContain('secret');
+    expect(doc.components.securitySchemes.oauth.flows.clientCredentials.scopes).toHaveProperty(
+      'organization:webhooks:write',
+    );
+  });
 });
