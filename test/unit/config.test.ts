@@ -46,6 +46,21 @@ describe('configuration', () => {
     ).toMatchObject({ apiKey: 'sk-x', timeoutMs: 60_000 });
   });
 
+  it('reads the webhook retry schedule, deactivation delay and audit retention', () => {
+    const defaults = loadConfig({});
+    expect(defaults.webhookRetrySchedule).toEqual([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000]);
+    expect(defaults.webhookDeactivateAfterMs).toBe(3 * 86_400_000);
+    expect(defaults.auditRetentionDays).toBe(365);
+    const set = loadConfig({
+      WEBHOOK_RETRY_SCHEDULE: '250ms, 1.5s,2m,1d',
+      WEBHOOK_DEACTIVATE_AFTER_DAYS: '0.5',
+      AUDIT_RETENTION_DAYS: '30',
+    });
+    expect(set.webhookRetrySchedule).toEqual([250, 1_500, 120_000, 86_400_000]);
+    expect(set.webhookDeactivateAfterMs).toBe(43_200_000);
+    expect(set.auditRetentionDays).toBe(30);
+  });
+
   it('accepts file paths, sqlite: URLs and postgres:// URLs', () => {
     expect(loadConfig({ DATABASE_URL: '/tmp/x.db' }).databaseUrl).toBe('sqlite:/tmp/x.db');
     expect(loadConfig({ DATABASE_URL: 'sqlite:y.db' }).databaseUrl).toBe('sqlite:y.db');
@@ -72,6 +87,10 @@ describe('configuration', () => {
     [{ AI_BASE_URL: 'http://127.0.0.1:8000/v1' }, /AI_MODEL/],
     [{ AI_MODEL: 'm' }, /AI_BASE_URL/],
     [{ AI_TIMEOUT_MS: '0' }, /AI_TIMEOUT_MS/],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5s,soon' }, /WEBHOOK_RETRY_SCHEDULE/],
+    [{ WEBHOOK_RETRY_SCHEDULE: '5' }, /WEBHOOK_RETRY_SCHEDULE/],
+    [{ WEBHOOK_DEACTIVATE_AFTER_DAYS: '0' }, /WEBHOOK_DEACTIVATE_AFTER_DAYS/],
+    [{ AUDIT_RETENTION_DAYS: '1.5' }, /AUDIT_RETENTION_DAYS/],
   ])('rejects %j with a message naming the variable', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
