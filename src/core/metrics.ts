@@ -17,8 +17,7 @@
  * Each app has its own registry (tests build many apps in one process).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { type Db, driverOf } from '../db/database.js';
 import { countJobsByState } from '../jobs/queue.js';
@@ -106,6 +105,15 @@ export class Metrics {
     collectDefaultMetrics({ register: this.registry });
   }
 
+  /** Counts one answered request (`elapsedMs` from its arrival). */
+  record(request: FastifyRequest, statusCode: number, elapsedMs: number): void {
+    if (isInternalRequest(request)) return;
+    const route = request.routeOptions.url ?? 'unmatched';
+    const status = statusLabel(statusCode);
+    this.requests.labels(request.method, route, status).inc();
+    this.duration.labels(request.method, route, status).observe(elapsedMs / 1000);
+  }
+
   /** Counts a server-sent event stream as open; call the function returned when it closes. */
   streamOpened(): () => void {
     this.openStreams++;
@@ -126,13 +134,23 @@ declare module 'fastify' {
 }
 
 /**
- * Counts an event stream as open until its response closes (ended, or the client went away); a
- * no-op when metrics are off. The response's `close`, not the request's: that one fires as soon as
- * the request has been read.
+ * Counts an event stream as open until its response closes (ended, or the client went away), then
+ * counts its request (a hijacked reply skips the onResponse hook); a no-op when metrics are off.
  */
-export function trackStream(request: FastifyRequest, response: ServerResponse): void {
-  const close = request.server.metrics?.streamOpened();
-  if (close) response.once('close', close);
+export function trackStream(reply: FastifyReply): void {
+  const metrics = reply.server.metrics;
+  if (!metrics) return;
+  const close = metrics.streamOpened();
+  reply.raw.once('close', () => {
+    close();
+    metrics.record(reply.request, reply.raw.statusCode, reply.elapsedTime);
+  });
+}
+
+/** Status codes as label strings, made once (a number turned into a string per request would allocate). */
+const STATUS_LABELS = Array.from({ length: 600 }, (_, code) => String(code));
+function statusLabel(code: number): string {
+  return STATUS_LABELS[code] ?? String(code);
 }
 
 function digest(value: string): Buffer {
@@ -149,12 +167,10 @@ export function registerMetrics(app: FastifyInstance, options: { db: Db; jobs: J
   app.decorate('metrics', metrics);
   options.jobs.onSettled((kind, outcome) => metrics.jobRuns.inc({ kind, outcome }));
 
-  app.addHook('onResponse', async (request, reply) => {
-    if (isInternalRequest(request)) return;
-    const route = request.routeOptions.url ?? 'unmatched';
-    const status = String(reply.statusCode);
-    metrics.requests.labels(request.method, route, status).inc();
-    metrics.duration.labels(request.method, route, status).observe(reply.elapsedTime / 1000);
+  // A callback hook (no promise per request); labels are the route pattern, not the URL.
+  app.addHook('onResponse', (request, reply, done) => {
+    metrics.record(request, reply.statusCode, reply.elapsedTime);
+    done();
   });
 
   // Hashing both sides gives equal lengths, so the comparison takes the same time whatever is sent.

@@ -154,6 +154,9 @@ describe('GET /metrics: streams and jobs', () => {
     await expect.poll(async () => sample(await scrape(streaming.app), 'bindery_sse_streams_open')).toBe(1);
     streams[1]?.destroy();
     await expect.poll(async () => sample(await scrape(streaming.app), 'bindery_sse_streams_open')).toBe(0);
+    // A stream is a request too, counted when it ends.
+    const streamed = { method: 'GET', route: '/v1/orgs/:organizationId/ask/stream', status: '200' };
+    await expect.poll(async () => sample(await scrape(streaming.app), 'bindery_http_requests_total', streamed)).toBe(2);
   });
 
   it('reports the job queue by state and counts job failures', async () => {

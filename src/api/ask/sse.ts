@@ -50,7 +50,7 @@ export class EventStream {
       'x-request-id': this.request.id,
     });
     raw.flushHeaders();
-    trackStream(this.request, raw);
+    trackStream(this.reply);
     this.heartbeat = setInterval(() => this.write(': heartbeat\n\n'), this.heartbeatMs);
     this.heartbeat.unref();
   }
