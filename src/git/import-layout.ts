@@ -12,26 +12,17 @@
  * whose include file has the same path.
  */
 import { posix } from 'node:path';
-import * as yaml from 'js-yaml';
-import type { ContentRef, JsonDocument } from '../content/document.js';
+import type { ContentRef } from '../content/document.js';
 import { storeFile } from '../content/file-entry.js';
-import { markdownToDocument, takeLeadingTitle } from '../content/markdown.js';
 import { PathIndex, pageGitPath, resolveRelativeUrl } from '../content/relative-links.js';
-import {
-  type FileEntry,
-  flattenPages,
-  type PageNode,
-  putDocument,
-  type ReusableEntry,
-  type Snapshot,
-} from '../content/store.js';
+import { type FileEntry, flattenPages, type PageNode, type ReusableEntry, type Snapshot } from '../content/store.js';
 import { slugsOf } from '../content/tree.js';
 import { newId } from '../core/ids.js';
 import { slugify, uniqueSlug } from '../core/slug.js';
 import type { Db } from '../db/database.js';
 import { gitBlobOid, MAX_FILE_BYTES } from '../storage/files.js';
 import { includeFiles, includeIds, readIncludes } from './includes.js';
-import { ASSETS, CONFIG_FILE, cleanDir, joinPath, parseConfig } from './layout.js';
+import { ASSETS, CONFIG_FILE, cleanDir, joinPath, parseConfig, storeMarkdownFile, titleOf } from './layout.js';
 import { parseSummary, type SummaryEntry } from './summary.js';
 
 export interface ImportedLayout {
@@ -45,39 +36,6 @@ export interface ImportedLayout {
 }
 
 const MARKDOWN = /\.(md|markdown)$/i;
-
-interface Frontmatter {
-  title?: string;
-  description?: string;
-  emoji?: string;
-  icon?: string;
-  hidden?: boolean;
-}
-
-function splitMeta(markdown: string): { meta: Frontmatter; body: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
-  if (!match) return { meta: {}, body: markdown };
-  let parsed: unknown;
-  try {
-    parsed = yaml.load(match[1] ?? '', { schema: yaml.JSON_SCHEMA });
-  } catch {
-    return { meta: {}, body: markdown };
-  }
-  const record = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
-  const meta: Frontmatter = {};
-  for (const key of ['title', 'description', 'emoji', 'icon'] as const) {
-    const value = record[key];
-    if (typeof value === 'string' && value.trim()) meta[key] = value.trim();
-  }
-  if (record.hidden === true) meta.hidden = true;
-  return { meta, body: markdown.slice(match[0].length) };
-}
-
-/** Title from a file name: `getting-started.md` → `Getting started`. */
-function titleOf(path: string): string {
-  const base = posix.basename(path).replace(MARKDOWN, '').replace(/[-_]+/g, ' ').trim();
-  return base ? base.charAt(0).toUpperCase() + base.slice(1) : 'Untitled';
-}
 
 /** The slug a file gives its page: its name, or its folder's for a README. */
 function slugOf(path: string): string {
@@ -279,17 +237,11 @@ async function pageFrom(
   id: string,
   resolveUrl: (url: string) => ContentRef | null,
 ): Promise<PageNode> {
-  const { meta, body } = splitMeta(bytes ? Buffer.from(bytes).toString('utf8') : '');
-  let document: JsonDocument = markdownToDocument(body, { resolveUrl });
-  let title = meta.title;
-  if (!title) {
-    const leading = takeLeadingTitle(document);
-    if (leading) {
-      title = leading.title;
-      document = leading.document;
-    }
-  }
-  const hash = document.nodes.length > 0 ? await putDocument(db, document) : undefined;
+  const {
+    meta,
+    title,
+    document: hash,
+  } = await storeMarkdownFile(db, bytes ? Buffer.from(bytes).toString('utf8') : '', resolveUrl);
   const page: PageNode = {
     id,
     type: 'document',

@@ -2,16 +2,17 @@
  * Reusable contents in the Git Sync layout, as GitBook keeps them: one Markdown file each under
  * `.gitbook/includes/` (named after its title; front matter `title`), included by pages with
  * `{% include "<relative path>" %}`. Export writes those files; import reads them back into
- * reusable contents, keeping the id of one at the same path as in the revision being replaced.
+ * reusable contents, keeping the id of one whose file has the same path (as the last export or
+ * import recorded it, else as an export would write it).
  */
-import { posix } from 'node:path';
 import * as yaml from 'js-yaml';
 import type { ContentRef, JsonDocument } from '../content/document.js';
-import { documentToMarkdown, markdownToDocument, takeLeadingTitle } from '../content/markdown.js';
-import { putDocument, type ReusableEntry } from '../content/store.js';
+import { documentToMarkdown } from '../content/markdown.js';
+import type { ReusableEntry } from '../content/store.js';
 import { newId } from '../core/ids.js';
 import { slugify } from '../core/slug.js';
 import type { Db } from '../db/database.js';
+import { storeMarkdownFile, titleOf } from './layout.js';
 
 export const INCLUDES = '.gitbook/includes';
 
@@ -78,36 +79,9 @@ export async function readIncludes(
 ): Promise<ReusableEntry[]> {
   const out: ReusableEntry[] = [];
   for (const [path, id] of ids) {
-    const { title: given, body } = splitTitle(text(path));
-    let document = markdownToDocument(body, { resolveUrl: resolveUrl(path) });
-    let title = given;
-    if (!title) {
-      const leading = takeLeadingTitle(document);
-      if (leading) {
-        title = leading.title;
-        document = leading.document;
-      }
-    }
-    const hash = document.nodes.length > 0 ? await putDocument(db, document) : undefined;
-    const name = posix.basename(path).replace(MARKDOWN, '').replace(/[-_]+/g, ' ').trim() || 'Untitled';
+    const { title, document } = await storeMarkdownFile(db, text(path), resolveUrl(path));
     // Titles are 1–100 characters, as batch edits require.
-    out.push({ id, title: (title || name).slice(0, 100), ...(hash ? { document: hash } : {}) });
+    out.push({ id, title: (title || titleOf(path)).slice(0, 100), ...(document ? { document } : {}) });
   }
   return out;
-}
-
-function splitTitle(markdown: string): { title?: string; body: string } {
-  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
-  if (!match) return { body: markdown };
-  let parsed: unknown;
-  try {
-    parsed = yaml.load(match[1] ?? '', { schema: yaml.JSON_SCHEMA });
-  } catch {
-    return { body: markdown };
-  }
-  const title = (parsed as { title?: unknown } | null)?.title;
-  return {
-    ...(typeof title === 'string' && title.trim() ? { title: title.trim() } : {}),
-    body: markdown.slice(match[0].length),
-  };
 }

@@ -1,10 +1,15 @@
 /**
  * GitBook's Git Sync layout, shared by the export and the import: `.gitbook.yaml` (root and
  * structure), `SUMMARY.md` (page order and nesting), one Markdown file per page (`<path>.md`, or
- * `<path>/README.md` when the page has subpages), files under `.gitbook/assets/`.
+ * `<path>/README.md` when the page has subpages), files under `.gitbook/assets/`, reusable
+ * contents under `.gitbook/includes/`; and how a Markdown file of it is read (front matter, title, body).
  */
 import { posix } from 'node:path';
 import * as yaml from 'js-yaml';
+import type { ContentRef, JsonDocument } from '../content/document.js';
+import { markdownToDocument, takeLeadingTitle } from '../content/markdown.js';
+import { putDocument } from '../content/store.js';
+import type { Db } from '../db/database.js';
 
 export const CONFIG_FILE = '.gitbook.yaml';
 export const DEFAULT_SUMMARY = 'SUMMARY.md';
@@ -96,4 +101,67 @@ export function editUrl(
   if (sync.provider === 'github') return `${repo}/edit/${encodePath(ref)}/${file}`;
   if (sync.provider === 'gitlab') return `${repo}/-/edit/${encodePath(ref)}/${file}`;
   return null;
+}
+
+/** The front matter fields Git Sync writes on pages (and `title` on include files). */
+export interface Frontmatter {
+  title?: string;
+  description?: string;
+  emoji?: string;
+  icon?: string;
+  hidden?: boolean;
+}
+
+/** A leading `---` YAML block of a Markdown file, and the rest (no front matter when it does not parse). */
+export function parseFrontmatter(markdown: string): { meta: Frontmatter; body: string } {
+  const match = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(markdown);
+  if (!match) return { meta: {}, body: markdown };
+  let parsed: unknown;
+  try {
+    parsed = yaml.load(match[1] ?? '', { schema: yaml.JSON_SCHEMA });
+  } catch {
+    return { meta: {}, body: markdown };
+  }
+  const record = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
+  const meta: Frontmatter = {};
+  for (const key of ['title', 'description', 'emoji', 'icon'] as const) {
+    const value = record[key];
+    if (typeof value === 'string' && value.trim()) meta[key] = value.trim();
+  }
+  if (record.hidden === true) meta.hidden = true;
+  return { meta, body: markdown.slice(match[0].length) };
+}
+
+/** Title from a file name: `getting-started.md` → `Getting started`. */
+export function titleOf(path: string): string {
+  const base = posix
+    .basename(path)
+    .replace(/\.(md|markdown)$/i, '')
+    .replace(/[-_]+/g, ' ')
+    .trim();
+  return base ? base.charAt(0).toUpperCase() + base.slice(1) : 'Untitled';
+}
+
+/**
+ * A Markdown file of the layout (a page or an include): its front matter, its title (front matter,
+ * else the leading `# heading`, taken out of the body) and its body stored (absent when empty),
+ * with references resolved by `resolveUrl`.
+ */
+export async function storeMarkdownFile(
+  db: Db,
+  markdown: string,
+  resolveUrl: (url: string) => ContentRef | null,
+): Promise<{ meta: Frontmatter; title?: string; document?: string }> {
+  const { meta, body } = parseFrontmatter(markdown);
+  let document: JsonDocument = markdownToDocument(body, { resolveUrl });
+  let title = meta.title;
+  if (!title) {
+    const leading = takeLeadingTitle(document);
+    if (leading) {
+      title = leading.title;
+      document = leading.document;
+    }
+  }
+  const hash = document.nodes.length > 0 ? await putDocument(db, document) : undefined;
+  return { meta, ...(title ? { title } : {}), ...(hash ? { document: hash } : {}) };
 }
