@@ -334,6 +334,6 @@ describe('bindery backup / restore', () => {
       expect(exists.stderr).toContain('exists');
       expect((await bindery(source.url, 'backup')).code).toBe(2);
     },
-    120_000,
+    240_000, // four CLI runs, each a fresh Node process: slow on a busy machine
   );
 });
