@@ -2,12 +2,43 @@
 import type { Static } from 'typebox';
 import { placeItem, positionAtEnd, type TreePosition } from '../../content-tree/order.js';
 import { badRequest } from '../../core/errors.js';
-import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import type { Role } from '../../core/schemas.js';
+import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { SpaceRow } from '../../db/schema.js';
+import { previousValues } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
+import type { EventType } from '../../events/types.js';
 import { authorizeSpace, requireCreateIn } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
+import { presentSpace } from './present.js';
 import * as repo from './repo.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
+
+/** A space as the API presents it to `role`, read in `trx` (the event's `data.object`). */
+async function presented(trx: DbOrTrx, ctx: ServiceContext, spaceId: string, role: Role | null) {
+  const space = (await repo.findSpace(trx, spaceId)) as SpaceRow;
+  const extras = await repo.spaceExtras(trx, [space]);
+  const counts = extras.counts.get(space.id) as repo.SpaceCounts;
+  return { space, object: presentSpace(space, role, counts, ctx.urls, extras.gitSync.get(space.id)) };
+}
+
+/** Records `type` on the space as it is now (in `trx`), with the fields it changed when `before` is given. */
+async function recordSpaceEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  type: EventType,
+  spaceId: string,
+  role: Role | null,
+  before?: object,
+) {
+  const { space, object } = await presented(trx, ctx, spaceId, role);
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId: space.organization_id,
+    target: { object: 'space', id: space.id, label: space.title },
+    data: { object, ...(before ? { previous: previousValues(before, object) } : {}) },
+  });
+}
 
 /** Creates a space at the end of its parent (or of the organization's top level). */
 export async function createSpace(
@@ -20,7 +51,11 @@ export async function createSpace(
   if (input.visibility === 'in-collection' && !input.parent) {
     throw badRequest('body/visibility in-collection needs a parent collection');
   }
-  return inTransaction(ctx.db, (trx) => repo.createSpace(trx, organizationId, input));
+  return inTransaction(ctx.db, async (trx) => {
+    const space = await repo.createSpace(trx, organizationId, input);
+    await recordSpaceEvent(trx, ctx, 'space.created', space.id, viewer.roleOn({ type: 'space', ...space }));
+    return space;
+  });
 }
 
 export async function updateSpace(
@@ -28,21 +63,28 @@ export async function updateSpace(
   spaceId: string,
   input: Static<typeof UpdateSpaceBody>,
 ): Promise<SpaceRow> {
-  const { row } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'update it');
+  const { row, role } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'update it');
   if (input.visibility === 'in-collection' && !row.parent_id) {
     throw badRequest('body/visibility in-collection needs the space to be in a collection');
   }
-  await inTransaction(ctx.db, (trx) => repo.updateSpace(trx, row.id, input));
+  await inTransaction(ctx.db, async (trx) => {
+    const { object: before } = await presented(trx, ctx, row.id, role);
+    await repo.updateSpace(trx, row.id, input);
+    await recordSpaceEvent(trx, ctx, 'space.updated', row.id, role, before);
+  });
   return row;
 }
 
 /** Soft-deletes a space; deleting a deleted space changes nothing, as the official API documents. */
 export async function deleteSpace(ctx: ServiceContext, spaceId: string): Promise<void> {
-  const { row } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'delete it', {
+  const { row, role } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'delete it', {
     includeDeleted: true,
   });
   if (row.deleted_at) return;
-  await inTransaction(ctx.db, (trx) => repo.setSpaceDeleted(trx, row.id, true));
+  await inTransaction(ctx.db, async (trx) => {
+    await repo.setSpaceDeleted(trx, row.id, true);
+    await recordSpaceEvent(trx, ctx, 'space.deleted', row.id, role);
+  });
 }
 
 /**
@@ -50,7 +92,7 @@ export async function deleteSpace(ctx: ServiceContext, spaceId: string): Promise
  * organization's top level. Restoring a live space changes nothing.
  */
 export async function restoreSpace(ctx: ServiceContext, spaceId: string): Promise<SpaceRow> {
-  const { row } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'restore it', {
+  const { row, role } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'restore it', {
     includeDeleted: true,
   });
   if (!row.deleted_at) return row;
@@ -58,6 +100,7 @@ export async function restoreSpace(ctx: ServiceContext, spaceId: string): Promis
     const parentId = row.parent_id ? await repo.findLiveParent(trx, row.parent_id) : null;
     const position = await positionAtEnd(trx, row.organization_id, parentId);
     await repo.restoreSpace(trx, row.id, parentId, position);
+    await recordSpaceEvent(trx, ctx, 'space.restored', row.id, role);
   });
   return row;
 }
@@ -71,13 +114,15 @@ export async function moveSpace(
   spaceId: string,
   input: { parent?: string | null; position?: TreePosition },
 ): Promise<SpaceRow> {
-  const { row, viewer } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'move it');
+  const { row, viewer, role } = await authorizeSpace(ctx.db, actingUser(ctx).id, spaceId, 'admin', 'move it');
   const parentId = input.parent === undefined ? row.parent_id : input.parent;
   if (parentId !== row.parent_id) await requireCreateIn(ctx.db, viewer, parentId);
   await inTransaction(ctx.db, async (trx) => {
+    const { object: before } = await presented(trx, ctx, row.id, role);
     const visibility = !parentId && row.visibility === 'in-collection' ? 'private' : row.visibility;
     await repo.moveSpace(trx, row.id, parentId, visibility);
     await placeItem(trx, row.organization_id, parentId, { type: 'space', id: row.id }, input.position);
+    await recordSpaceEvent(trx, ctx, 'space.moved', row.id, role, before);
   });
   return row;
 }

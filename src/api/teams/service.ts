@@ -6,8 +6,12 @@ import { badRequest, forbidden, notFound } from '../../core/errors.js';
 import type { TeamRole } from '../../core/schemas.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { TeamRow } from '../../db/schema.js';
+import { previousValues } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
+import type { EventType } from '../../events/types.js';
 import { canManageTeam, type OrgMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { findMembersByKeys } from '../members/repo.js';
+import { presentTeam } from './present.js';
 import * as repo from './repo.js';
 
 /** Resolves user ids or e-mails to organization members; 400 naming the first unknown one. */
@@ -31,14 +35,34 @@ async function loadTeam(db: DbOrTrx, organizationId: string, teamId: string): Pr
   return team;
 }
 
+/** A team as the API presents it to someone who manages it (the event's `data.object`), read in `trx`. */
+async function presented(trx: DbOrTrx, team: TeamRow) {
+  const counts = (await repo.teamCounts(trx, [team.id])).get(team.id) ?? { members: 0, spaces: 0 };
+  return presentTeam(team, counts, true);
+}
+
+async function recordTeamEvent(trx: DbOrTrx, ctx: ServiceContext, type: EventType, team: TeamRow, before?: object) {
+  const object = await presented(trx, team);
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId: team.organization_id,
+    target: { object: 'team', id: team.id, label: team.title },
+    data: { object, ...(before ? { previous: previousValues(before, object) } : {}) },
+  });
+}
+
 /** The caller's membership, when they are an org member (404 otherwise) and manage the team (403). */
-async function requireTeamManager(ctx: ServiceContext, organizationId: string, teamId: string): Promise<OrgMembership> {
+async function requireTeamManager(
+  ctx: ServiceContext,
+  organizationId: string,
+  teamId: string,
+): Promise<{ membership: OrgMembership; team: TeamRow }> {
   const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
-  await loadTeam(ctx.db, organizationId, teamId);
+  const team = await loadTeam(ctx.db, organizationId, teamId);
   if (!(await canManageTeam(ctx.db, membership, teamId))) {
     throw forbidden('only organization admins and owners of the team can manage its members');
   }
-  return membership;
+  return { membership, team };
 }
 
 export async function createTeam(
@@ -50,23 +74,33 @@ export async function createTeam(
   requireOrgRole(membership, 'admin', 'create teams');
   return inTransaction(ctx.db, async (trx) => {
     const memberIds = await resolveMemberKeys(trx, organizationId, input.members ?? [], 'body/members');
-    return repo.createTeam(trx, organizationId, input.title, memberIds);
+    const team = await repo.createTeam(trx, organizationId, input.title, memberIds);
+    await recordTeamEvent(trx, ctx, 'team.created', team);
+    return team;
   });
 }
 
 export async function renameTeam(ctx: ServiceContext, organizationId: string, teamId: string, title: string) {
   const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
-  await loadTeam(ctx.db, organizationId, teamId);
+  const team = await loadTeam(ctx.db, organizationId, teamId);
   requireOrgRole(membership, 'admin', 'rename teams');
-  await inTransaction(ctx.db, (trx) => repo.renameTeam(trx, teamId, title));
+  await inTransaction(ctx.db, async (trx) => {
+    const before = await presented(trx, team);
+    await repo.renameTeam(trx, teamId, title);
+    await recordTeamEvent(trx, ctx, 'team.updated', { ...team, title }, before);
+  });
 }
 
 /** Deletes the team, its memberships and its grants. */
 export async function deleteTeam(ctx: ServiceContext, organizationId: string, teamId: string): Promise<void> {
   const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
-  await loadTeam(ctx.db, organizationId, teamId);
+  const team = await loadTeam(ctx.db, organizationId, teamId);
   requireOrgRole(membership, 'admin', 'delete teams');
-  await inTransaction(ctx.db, (trx) => repo.deleteTeam(trx, teamId));
+  await inTransaction(ctx.db, async (trx) => {
+    // Recorded first: the event shows the team as it was, counts included.
+    await recordTeamEvent(trx, ctx, 'team.deleted', team);
+    await repo.deleteTeam(trx, teamId);
+  });
 }
 
 /** Adds, removes and changes the role of several members at once; a user both added and removed ends up removed. */
@@ -76,9 +110,10 @@ export async function updateTeamMembers(
   teamId: string,
   input: { add?: string[]; remove?: string[]; memberships?: Record<string, { role?: TeamRole } | undefined> },
 ): Promise<void> {
-  await requireTeamManager(ctx, organizationId, teamId);
+  const { team } = await requireTeamManager(ctx, organizationId, teamId);
   const { add = [], remove = [], memberships = {} } = input;
   await inTransaction(ctx.db, async (trx) => {
+    const before = await presented(trx, team);
     const toAdd = await resolveMemberKeys(trx, organizationId, add, 'body/add');
     const toRemove = new Set(await resolveMemberKeys(trx, organizationId, remove, 'body/remove'));
     const roleKeys = Object.keys(memberships);
@@ -87,6 +122,7 @@ export async function updateTeamMembers(
     for (const [i, id] of roleIds.entries()) upsert.set(id, memberships[roleKeys[i] as string]?.role);
     for (const id of toRemove) upsert.delete(id);
     await repo.applyTeamMembership(trx, teamId, { upsert, remove: toRemove });
+    await recordTeamEvent(trx, ctx, 'team.members.updated', team, before);
   });
 }
 
@@ -98,10 +134,12 @@ export async function addTeamMember(
   userKey: string,
   role: TeamRole,
 ): Promise<void> {
-  await requireTeamManager(ctx, organizationId, teamId);
+  const { team } = await requireTeamManager(ctx, organizationId, teamId);
   await inTransaction(ctx.db, async (trx) => {
+    const before = await presented(trx, team);
     const [memberId] = await resolveMemberKeys(trx, organizationId, [userKey], 'params/userId');
     await repo.applyTeamMembership(trx, teamId, { upsert: new Map([[memberId as string, role]]), remove: new Set() });
+    await recordTeamEvent(trx, ctx, 'team.members.updated', team, before);
   });
 }
 
@@ -112,11 +150,13 @@ export async function removeTeamMember(
   teamId: string,
   userId: string,
 ): Promise<void> {
-  await requireTeamManager(ctx, organizationId, teamId);
+  const { team } = await requireTeamManager(ctx, organizationId, teamId);
   await inTransaction(ctx.db, async (trx) => {
     if (!(await repo.findTeamMembership(trx, teamId, userId))) {
       throw notFound(`user ${userId} is not a member of team ${teamId}`);
     }
+    const before = await presented(trx, team);
     await repo.applyTeamMembership(trx, teamId, { upsert: new Map(), remove: new Set([userId]) });
+    await recordTeamEvent(trx, ctx, 'team.members.updated', team, before);
   });
 }

@@ -10,6 +10,7 @@ import { actingUser, inTransaction, type ServiceContext } from '../../core/servi
 import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../../db/schema.js';
+import { previousValues } from '../../events/changes.js';
 import { DELIVER_JOB, type DeliverPayload, recordEvent } from '../../events/record.js';
 import { isSubscribable } from '../../events/types.js';
 import { enqueue } from '../../jobs/index.js';
@@ -123,13 +124,7 @@ export async function updateWebhook(
   return inTransaction(ctx.db, async (trx) => {
     await repo.updateWebhook(trx, webhookId, changes);
     const webhook = { ...before, ...changes };
-    const previous = presentWebhook(before, ctx.urls);
-    const now = presentWebhook(webhook, ctx.urls);
-    const changed = Object.fromEntries(
-      Object.entries(previous).filter(
-        ([key, value]) => key !== 'updatedAt' && JSON.stringify(value) !== JSON.stringify(now[key as keyof typeof now]),
-      ),
-    );
+    const changed = previousValues(presentWebhook(before, ctx.urls), presentWebhook(webhook, ctx.urls));
     const event = eventOf(ctx, webhook);
     await recordEvent(trx, ctx, { type: 'webhook.updated', ...event, data: { ...event.data, previous: changed } });
     return webhook;

@@ -1,0 +1,138 @@
+/**
+ * Events recorded by the service layer, read back through the audit log and the webhook deliveries:
+ * one per change, in the change's transaction (a change refused midway records nothing), with the
+ * resource as the API presents it and the fields it changed.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => {
+  await h?.close();
+});
+
+async function audit(admin: TestUser, org: string, query = '') {
+  const res = await admin.client.get(`/v1/orgs/${org}/audit-events?limit=100${query}`);
+  expect(res.status).toBe(200);
+  return res.body.items as { id: string; action: string; target: { type: string; id: string } }[];
+}
+
+async function payload(admin: TestUser, org: string, id: string) {
+  return (await admin.client.get(`/v1/orgs/${org}/audit-events/${id}`)).body.payload;
+}
+
+describe('space events', () => {
+  it('records create, update, move, delete and restore with the space as presented', async () => {
+    const { id: org, admin } = await h.org();
+    const space = (await admin.client.post(`/v1/orgs/${org}/spaces`, { title: 'Guide' })).body;
+    const collection = (await admin.client.post(`/v1/orgs/${org}/collections`, { title: 'Docs' })).body;
+    expect((await admin.client.patch(`/v1/spaces/${space.id}`, { title: 'Handbook' })).status).toBe(200);
+    expect((await admin.client.post(`/v1/spaces/${space.id}/move`, { parent: collection.id })).status).toBe(200);
+    expect((await admin.client.delete(`/v1/spaces/${space.id}`)).status).toBe(204);
+    expect((await admin.client.post(`/v1/spaces/${space.id}/restore`)).status).toBe(200);
+
+    const events = await audit(admin, org, `&target=${space.id}`);
+    expect(events.map((e) => e.action)).toEqual([
+      'space.restored',
+      'space.deleted',
+      'space.moved',
+      'space.updated',
+      'space.created',
+    ]);
+    const [restored, deleted, moved, updated, created] = events as [any, any, any, any, any];
+    expect(await payload(admin, org, created.id)).toEqual({ object: { ...space } });
+    const update = await payload(admin, org, updated.id);
+    expect(update.object).toMatchObject({ object: 'space', id: space.id, title: 'Handbook' });
+    expect(update.previous).toEqual({ title: 'Guide' });
+    const move = await payload(admin, org, moved.id);
+    expect(move.object.parent).toBe(collection.id);
+    expect(move.previous).toEqual({ parent: null });
+    expect((await payload(admin, org, deleted.id)).object.deletedAt).toEqual(expect.any(String));
+    expect((await payload(admin, org, restored.id)).object.deletedAt).toBeUndefined();
+  });
+
+  it('records nothing for a change that is refused', async () => {
+    const { id: org, admin } = await h.org();
+    const space = (await admin.client.post(`/v1/orgs/${org}/spaces`, { title: 'Guide' })).body;
+    const before = await audit(admin, org);
+    const refused = await admin.client.patch(`/v1/spaces/${space.id}`, { visibility: 'in-collection' });
+    expect(refused.status).toBe(400);
+    const editor = await h.member(org, 'edit');
+    expect((await editor.client.delete(`/v1/spaces/${space.id}`)).status).toBe(403);
+    expect(await audit(admin, org)).toEqual(before);
+  });
+});
+
+describe('team events', () => {
+  it('records create, rename, membership changes and delete', async () => {
+    const { id: org, admin } = await h.org();
+    const alice = await h.member(org, 'read');
+    const team = (await admin.client.put(`/v1/orgs/${org}/teams`, { title: 'Writers' })).body;
+    expect((await admin.client.patch(`/v1/orgs/${org}/teams/${team.id}`, { title: 'Editors' })).status).toBe(200);
+    expect((await admin.client.put(`/v1/orgs/${org}/teams/${team.id}/members`, { add: [alice.user.id] })).status).toBe(
+      204,
+    );
+    expect((await admin.client.delete(`/v1/orgs/${org}/teams/${team.id}/members/${alice.user.id}`)).status).toBe(204);
+    expect((await admin.client.delete(`/v1/orgs/${org}/teams/${team.id}`)).status).toBe(204);
+
+    const events = await audit(admin, org, `&target=${team.id}`);
+    expect(events.map((e) => e.action)).toEqual([
+      'team.deleted',
+      'team.members.updated',
+      'team.members.updated',
+      'team.updated',
+      'team.created',
+    ]);
+    const [, removed, added, renamed, created] = events as [any, any, any, any, any];
+    expect((await payload(admin, org, created.id)).object).toMatchObject({
+      object: 'team',
+      id: team.id,
+      title: 'Writers',
+      members: 0,
+    });
+    expect((await payload(admin, org, renamed.id)).previous).toEqual({ title: 'Writers' });
+    const add = await payload(admin, org, added.id);
+    expect(add.object.members).toBe(1);
+    expect(add.previous).toEqual({ members: 0 });
+    expect((await payload(admin, org, removed.id)).object.members).toBe(0);
+  });
+
+  it('records nothing when a batch membership change fails midway (rolled back)', async () => {
+    const { id: org, admin } = await h.org();
+    const alice = await h.member(org, 'read');
+    const team = (await admin.client.put(`/v1/orgs/${org}/teams`, { title: 'Writers' })).body;
+    const before = await audit(admin, org);
+    const res = await admin.client.put(`/v1/orgs/${org}/teams/${team.id}/members`, {
+      add: [alice.user.id],
+      remove: ['nobody@example.test'],
+    });
+    expect(res.status).toBe(400);
+    expect(await audit(admin, org)).toEqual(before);
+    expect((await admin.client.get(`/v1/orgs/${org}/teams/${team.id}`)).body.members).toBe(0);
+  });
+
+  it('schedules deliveries only to the webhooks that subscribe to the type', async () => {
+    const { id: org, admin } = await h.org();
+    const hook = (url: string, events: string[]) =>
+      admin.client.post(`/v1/orgs/${org}/webhooks`, { url, events }).then((r) => r.body.id as string);
+    const teams = await hook('https://a.example.test/', ['team.*']);
+    const spaces = await hook('https://b.example.test/', ['space.created']);
+    const inactive = (
+      await admin.client.post(`/v1/orgs/${org}/webhooks`, {
+        url: 'https://c.example.test/',
+        events: ['*'],
+        active: false,
+      })
+    ).body.id;
+    await admin.client.put(`/v1/orgs/${org}/teams`, { title: 'Writers' });
+    await admin.client.post(`/v1/orgs/${org}/spaces`, { title: 'Guide' });
+    const types = async (id: string) =>
+      (await admin.client.get(`/v1/orgs/${org}/webhooks/${id}/deliveries`)).body.items.map((d: any) => d.event.type);
+    expect(await types(teams)).toEqual(['team.created']);
+    expect(await types(spaces)).toEqual(['space.created']);
+    expect(await types(inactive)).toEqual([]);
+  });
+});
