@@ -78,6 +78,11 @@ describe('revision history through the official client', () => {
         { operation: 'update_page', page: extra!, into: guide! },
         { operation: 'delete_page', page: setup! },
         { operation: 'update_page', page: guide!, title: 'Guide v2' },
+        {
+          operation: 'update_page',
+          page: extra!,
+          document: { markdown: `Shared below.\n\n{% include "/reusable-contents/${snippet}" %}\n` },
+        },
       ],
     });
     const r2 = (await api.spaces.mergeChangeRequest(spaceId, second)).data.revision;
@@ -105,20 +110,29 @@ describe('revision history through the official client', () => {
     // page_edited can pass it (GitBook's own answers included). Each such change is checked against
     // the schema of its page's type instead, and the rest of the answer against the operation's.
     const changes = await api.spaces.getRevisionSemanticChanges(spaceId, r2);
-    expect(changes.data.changes.map((c) => c.type)).toEqual(['page_edited', 'page_moved', 'page_deleted']);
-    expect(changes.data.mergedFrom?.id).toBe(second);
-    const [edited, ...rest] = changes.data.changes as unknown as Array<Record<string, unknown>>;
-    expect(edited).toMatchObject({
-      page: { id: guide, type: 'document' },
-      attributes: { title: { before: 'Guide', after: 'Guide v2' } },
-    });
-    expect(validateAgainst('#/components/schemas/ChangedRevisionPage', edited!.page)).toEqual([]);
-    expect(validateAgainst('#/components/schemas/RevisionPageDocumentChangeAttributes', edited!.attributes)).toEqual(
-      [],
-    );
-    expect(validateAgainst('#/components/schemas/RevisionSemanticChangePageEdited', edited)).toEqual([
-      expect.stringContaining('must match exactly one schema in oneOf'),
+    expect(changes.data.changes.map((c) => c.type)).toEqual([
+      'page_edited',
+      'page_moved',
+      'page_edited',
+      'page_deleted',
     ]);
+    expect(changes.data.mergedFrom?.id).toBe(second);
+    const all = changes.data.changes as unknown as Array<Record<string, unknown>>;
+    const edits = all.filter((c) => c.type === 'page_edited');
+    const rest = all.filter((c) => c.type !== 'page_edited');
+    expect(edits).toMatchObject([
+      { page: { id: guide, type: 'document' }, attributes: { title: { before: 'Guide', after: 'Guide v2' } } },
+      { page: { id: extra, type: 'document' }, attributes: { document: { after: expect.any(String) } } },
+    ]);
+    for (const edited of edits) {
+      expect(validateAgainst('#/components/schemas/ChangedRevisionPage', edited.page)).toEqual([]);
+      expect(validateAgainst('#/components/schemas/RevisionPageDocumentChangeAttributes', edited.attributes)).toEqual(
+        [],
+      );
+      expect(validateAgainst('#/components/schemas/RevisionSemanticChangePageEdited', edited)).toEqual([
+        expect.stringContaining('must match exactly one schema in oneOf'),
+      ]);
+    }
     expect(validateResponse('getRevisionSemanticChanges', 200, { ...changes.data, changes: rest })).toEqual([]);
 
     const files = await expectConforms(
@@ -141,6 +155,18 @@ describe('revision history through the official client', () => {
       200,
     );
     expect(JSON.stringify(document.data)).toContain('Install.');
+    // A page including a reusable content: the official reusable-content block.
+    const including = await expectConforms(
+      'getPageDocumentInRevisionById',
+      api.spaces.getPageDocumentInRevisionById(spaceId, r2, extra!),
+      200,
+    );
+    expect(including.data.nodes[1]).toEqual({
+      object: 'block',
+      type: 'reusable-content',
+      isVoid: true,
+      data: { ref: { kind: 'reusable-content', reusableContent: snippet } },
+    });
     await expectConforms('getPageInRevisionByPath', api.spaces.getPageInRevisionByPath(spaceId, r1, 'setup'), 200);
     await expectConforms(
       'getReusableContentInRevisionById',
