@@ -3,11 +3,13 @@
  * Machine-readable results go to stdout as one JSON line; messages go to stderr.
  */
 import { parseArgs } from 'node:util';
-import { createOrganization } from './api/organizations/repo.js';
+import { createOrganization } from './api/organizations/service.js';
 import { findOrCreateUser, findUserByEmail } from './api/users/repo.js';
 import { ConfigError, loadConfig } from './config.js';
 import { isScope, SCOPES, type Scope } from './core/scopes.js';
+import { cliActor } from './core/service.js';
 import { createToken, parseDuration, revokeToken } from './core/tokens.js';
+import { Urls } from './core/urls.js';
 import { BackupError, backupSqlite, postgresAdvice, restoreSqlite } from './db/backup.js';
 import { createDb, type Db, isPostgresUrl } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
@@ -90,7 +92,8 @@ async function run(argv: string[]): Promise<void> {
       if (title.length < 2 || title.length > 255) throw new UsageError('--org must be 2 to 255 characters');
       const out = await withDb(async (db) => {
         const user = await findOrCreateUser(db, email, name);
-        const org = await createOrganization(db, { title }, user.id);
+        const ctx = { db, urls: new Urls(loadConfig().publicUrl), actor: cliActor(user) };
+        const org = await createOrganization(ctx, { title });
         const token = await createToken(db, user.id);
         return { token: token.token, userId: user.id, organizationId: org.id };
       });

@@ -36,6 +36,11 @@ export type DbOrTrx = Db | Transaction<Database>;
 
 export const SYSTEM_ACTOR: Actor = Object.freeze({ type: 'system', user: null, tokenId: null, source: 'system' });
 
+/** A user acting through the command line (`bindery bootstrap`). */
+export function cliActor(user: UserRow): Actor {
+  return { type: 'user', user, tokenId: null, source: 'cli' };
+}
+
 /** The acting user of an authenticated API request. */
 export function actorOf(request: FastifyRequest): Actor {
   const auth = caller(request);

@@ -23,6 +23,7 @@ import { requireOrgMember } from '../../permissions/organization.js';
 import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
 import { presentAnswer } from './present.js';
+import { findOrganizationAi, listLiveSpaces } from './repo.js';
 import {
   AnswerStreamEvent,
   AskBody,
@@ -44,25 +45,14 @@ const STREAM_INTERVAL_MS = 40;
 async function readableSpaces(app: App, request: FastifyRequest, organizationId: string): Promise<SpaceRow[]> {
   const { user } = caller(request);
   await requireOrgMember(app.db, organizationId, user.id);
-  const org = await app.db
-    .selectFrom('organizations')
-    .select(['id', 'ai'])
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
+  const org = await findOrganizationAi(app.db, organizationId);
   if (!org) throw notFound(`organization ${organizationId} not found`);
   if (org.ai !== 1) {
     throw forbidden(`AI answers are turned off in organization ${organizationId} (its "ai" setting is false)`);
   }
   const [viewer, spaces] = await Promise.all([
     loadViewer(app.db, organizationId, user.id),
-    app.db
-      .selectFrom('spaces')
-      .selectAll()
-      .where('organization_id', '=', organizationId)
-      .where('deleted_at', 'is', null)
-      .orderBy('position')
-      .orderBy('id')
-      .execute(),
+    listLiveSpaces(app.db, organizationId),
   ]);
   return spaces.filter((space) => atLeast(viewer.roleOn({ type: 'space', ...space }), 'read'));
 }

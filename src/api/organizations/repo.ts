@@ -3,19 +3,19 @@ import { conflict } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { type Page, paginate } from '../../core/paging.js';
 import type { Role } from '../../core/schemas.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { OrganizationRow, OrganizationUpdate } from '../../db/schema.js';
 import type { CreateOrganizationBody, UpdateOrganizationBody } from './schemas.js';
 
-export async function findOrganization(db: Db, id: string): Promise<OrganizationRow | undefined> {
+export async function findOrganization(db: DbOrTrx, id: string): Promise<OrganizationRow | undefined> {
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** Creates an organization with `ownerId` as its admin. */
 export async function createOrganization(
-  db: Db,
+  db: DbOrTrx,
   input: Static<typeof CreateOrganizationBody>,
   ownerId: string,
 ): Promise<OrganizationRow> {
@@ -40,21 +40,19 @@ export async function createOrganization(
     created_at: now,
   };
   try {
-    await db.transaction().execute(async (trx) => {
-      await trx.insertInto('organizations').values(row).execute();
-      await trx
-        .insertInto('members')
-        .values({
-          organization_id: row.id,
-          user_id: ownerId,
-          role: 'admin',
-          disabled: 0,
-          sso: 0,
-          joined_at: now,
-          last_seen_at: null,
-        })
-        .execute();
-    });
+    await db.insertInto('organizations').values(row).execute();
+    await db
+      .insertInto('members')
+      .values({
+        organization_id: row.id,
+        user_id: ownerId,
+        role: 'admin',
+        disabled: 0,
+        sso: 0,
+        joined_at: now,
+        last_seen_at: null,
+      })
+      .execute();
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict(`hostname "${input.hostname}" is already taken`);
     throw error;
@@ -64,7 +62,7 @@ export async function createOrganization(
 
 /** Organizations where the user is a (non-guest, enabled) member, oldest first. */
 export async function listOrganizationsOfUser(
-  db: Db,
+  db: DbOrTrx,
   userId: string,
   paging: { page?: string; limit?: number },
 ): Promise<Page<OrganizationRow & { member_role: string | null }>> {
@@ -88,7 +86,7 @@ export async function listOrganizationsOfUser(
 
 /** Ids among `organizationIds` where the user owns at least one team. */
 export async function organizationsWithOwnedTeam(
-  db: Db,
+  db: DbOrTrx,
   userId: string,
   organizationIds: string[],
 ): Promise<Set<string>> {
@@ -106,7 +104,7 @@ export async function organizationsWithOwnedTeam(
 }
 
 export async function updateOrganization(
-  db: Db,
+  db: DbOrTrx,
   id: string,
   body: Static<typeof UpdateOrganizationBody>,
 ): Promise<void> {
@@ -131,7 +129,7 @@ export async function updateOrganization(
   }
 }
 
-export async function touchLastSeen(db: Db, organizationId: string, userId: string): Promise<void> {
+export async function touchLastSeen(db: DbOrTrx, organizationId: string, userId: string): Promise<void> {
   await db
     .updateTable('members')
     .set({ last_seen_at: nowIso() })

@@ -1,23 +1,16 @@
 /** Organizations: list mine, create, get, patch, ping. */
-import { SignJWT } from 'jose';
 import { Type } from 'typebox';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
-import { signingKey } from '../../core/keys.js';
-import { mapPage, PagedList, PageQuery } from '../../core/paging.js';
+import { ListQuery, mapPage, PagedList } from '../../core/paging.js';
 import { Params } from '../../core/schemas.js';
-import { findMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { serviceContext } from '../../core/service.js';
+import { requireOrgMember } from '../../permissions/organization.js';
 import { presentOrganization } from './present.js';
-import {
-  createOrganization,
-  findOrganization,
-  listOrganizationsOfUser,
-  organizationsWithOwnedTeam,
-  touchLastSeen,
-  updateOrganization,
-} from './repo.js';
+import { findOrganization, listOrganizationsOfUser, organizationsWithOwnedTeam } from './repo.js';
 import { CreateOrganizationBody, Organization, PingResponse, UpdateOrganizationBody } from './schemas.js';
+import { createOrganization, pingOrganization, updateOrganization } from './service.js';
 
 const OrgParams = Type.Object({ organizationId: Params.organizationId });
 const tags = ['organizations'];
@@ -39,7 +32,7 @@ export default async function organizationRoutes(app: App) {
       schema: {
         operationId: 'listOrganizationsForAuthenticatedUser',
         tags,
-        querystring: Type.Object(PageQuery),
+        querystring: ListQuery,
         response: { 200: PagedList(Organization) },
       },
     },
@@ -69,8 +62,7 @@ export default async function organizationRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { user } = caller(request);
-      const org = await createOrganization(app.db, request.body, user.id);
+      const org = await createOrganization(serviceContext(app, request), request.body);
       reply.code(201).header('location', app.urls.api(`/orgs/${org.id}`));
       return presentOrganization(org, { role: 'admin', ownsTeam: false }, app.urls);
     },
@@ -101,11 +93,8 @@ export default async function organizationRoutes(app: App) {
       },
     },
     async (request) => {
-      const { user } = caller(request);
-      const { membership } = await loadVisible(request.params.organizationId, user.id);
-      requireOrgRole(membership, 'admin', 'update the organization');
-      await updateOrganization(app.db, request.params.organizationId, request.body);
-      const { org, viewer } = await loadVisible(request.params.organizationId, user.id);
+      await updateOrganization(serviceContext(app, request), request.params.organizationId, request.body);
+      const { org, viewer } = await loadVisible(request.params.organizationId, caller(request).user.id);
       return presentOrganization(org, viewer, app.urls);
     },
   );
@@ -122,18 +111,7 @@ export default async function organizationRoutes(app: App) {
       },
     },
     async (request) => {
-      const { user } = caller(request);
-      const { organizationId } = request.params;
-      // Guests may ping too: the last-seen time is theirs; only strangers get 404.
-      const membership = await findMembership(app.db, organizationId, user.id);
-      if (!membership || membership.disabled) throw notFound(`organization ${organizationId} not found`);
-      await touchLastSeen(app.db, organizationId, user.id);
-      const claims = await new SignJWT({ organization: organizationId, role: membership.role })
-        .setProtectedHeader({ alg: 'HS256' })
-        .setSubject(user.id)
-        .setIssuedAt()
-        .setExpirationTime('1h')
-        .sign(await signingKey(app.db));
+      const claims = await pingOrganization(serviceContext(app, request), request.params.organizationId);
       return { serviceVisitorClaims: claims, gitbookVisitorClaims: claims };
     },
   );

@@ -1,22 +1,22 @@
 import { newId } from '../../core/ids.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
 import type { UserRow } from '../../db/schema.js';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-export async function findUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
+export async function findUserByEmail(db: DbOrTrx, email: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
 }
 
-export async function findUserById(db: Db, id: string): Promise<UserRow | undefined> {
+export async function findUserById(db: DbOrTrx, id: string): Promise<UserRow | undefined> {
   return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
 /** The user with `email`, created (named `displayName`, or the address's local part) when new. */
-export async function findOrCreateUser(db: Db, email: string, displayName?: string): Promise<UserRow> {
+export async function findOrCreateUser(db: DbOrTrx, email: string, displayName?: string): Promise<UserRow> {
   const existing = await findUserByEmail(db, email);
   if (existing) return existing;
   const normalized = normalizeEmail(email);
@@ -37,7 +37,7 @@ export async function findOrCreateUser(db: Db, email: string, displayName?: stri
 }
 
 /** Users with the given ids, keyed by id. */
-export async function findUsersByIds(db: Db, ids: string[]): Promise<Map<string, UserRow>> {
+export async function findUsersByIds(db: DbOrTrx, ids: string[]): Promise<Map<string, UserRow>> {
   if (ids.length === 0) return new Map();
   const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
   return new Map(rows.map((u) => [u.id, u]));

@@ -1,0 +1,50 @@
+/** Changes of organizations: create (the caller becomes its admin), update, and a member's ping. */
+import { SignJWT } from 'jose';
+import type { Static } from 'typebox';
+import { notFound } from '../../core/errors.js';
+import { signingKey } from '../../core/keys.js';
+import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import type { OrganizationRow } from '../../db/schema.js';
+import { findMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import * as repo from './repo.js';
+import type { CreateOrganizationBody, UpdateOrganizationBody } from './schemas.js';
+
+/** Creates an organization with the acting user as its admin (the API's caller, or the CLI's bootstrap user). */
+export async function createOrganization(
+  ctx: ServiceContext,
+  input: Static<typeof CreateOrganizationBody>,
+): Promise<OrganizationRow> {
+  const owner = actingUser(ctx);
+  return inTransaction(ctx.db, (trx) => repo.createOrganization(trx, input, owner.id));
+}
+
+/** Changes the organization's settings; admins only (404 for non-members and guests). */
+export async function updateOrganization(
+  ctx: ServiceContext,
+  organizationId: string,
+  input: Static<typeof UpdateOrganizationBody>,
+): Promise<void> {
+  const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
+  if (!(await repo.findOrganization(ctx.db, organizationId)))
+    throw notFound(`organization ${organizationId} not found`);
+  requireOrgRole(membership, 'admin', 'update the organization');
+  await inTransaction(ctx.db, (trx) => repo.updateOrganization(trx, organizationId, input));
+}
+
+/**
+ * Records that the caller was seen in the organization and returns visitor claims for it (an
+ * hour-long JWT signed with the server key). Guests may ping too: the last-seen time is theirs; only
+ * strangers get 404.
+ */
+export async function pingOrganization(ctx: ServiceContext, organizationId: string): Promise<string> {
+  const user = actingUser(ctx);
+  const membership = await findMembership(ctx.db, organizationId, user.id);
+  if (!membership || membership.disabled) throw notFound(`organization ${organizationId} not found`);
+  await inTransaction(ctx.db, (trx) => repo.touchLastSeen(trx, organizationId, user.id));
+  return new SignJWT({ organization: organizationId, role: membership.role })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject(user.id)
+    .setIssuedAt()
+    .setExpirationTime('1h')
+    .sign(await signingKey(ctx.db));
+}
