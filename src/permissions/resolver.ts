@@ -81,6 +81,31 @@ function resolveNode(
   return role;
 }
 
+/** A grant as stored: a role given to a user or a team on a space or collection. */
+export interface GrantRow {
+  target_type: string;
+  target_id: string;
+  principal_type: string;
+  principal_id: string;
+  role: string;
+}
+
+/**
+ * `grantOn` of a user: the highest role granted on each node to any of `principals` (the user,
+ * `user:<id>`, and each of their teams, `team:<id>`), so a team's grant counts like a direct one.
+ * Rows of other principals are ignored.
+ */
+export function grantsFor(rows: Iterable<GrantRow>, principals: Iterable<string>): ResolveContext['grantOn'] {
+  const wanted = new Set(principals);
+  const grants = new Map<string, Role | null>();
+  for (const row of rows) {
+    if (!wanted.has(`${row.principal_type}:${row.principal_id}`) || !isRole(row.role)) continue;
+    const key = `${row.target_type}:${row.target_id}`;
+    grants.set(key, highest([grants.get(key), row.role]));
+  }
+  return (type, id) => grants.get(`${type}:${id}`) ?? null;
+}
+
 /** Stored `default_level` → API `defaultLevel`. */
 export function presentDefaultLevel(stored: string): Role | 'inherit' | null {
   if (stored === 'inherit') return 'inherit';
@@ -149,30 +174,25 @@ export async function loadViewer(db: Db, organizationId: string, userId: string)
   ]);
   const member = membership !== undefined && membership.disabled === 0;
   const teamIds = teams.map((t) => t.team_id);
-  const grants = new Map<string, Role | null>();
-  if (member) {
-    const rows = await db
-      .selectFrom('content_permissions')
-      .select(['target_type', 'target_id', 'role'])
-      .where('organization_id', '=', organizationId)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('principal_type', '=', 'user'), eb('principal_id', '=', userId)]),
-          ...(teamIds.length > 0
-            ? [eb.and([eb('principal_type', '=', 'team'), eb('principal_id', 'in', teamIds)])]
-            : []),
-        ]),
-      )
-      .execute();
-    for (const row of rows) {
-      const key = `${row.target_type}:${row.target_id}`;
-      grants.set(key, highest([grants.get(key), isRole(row.role) ? row.role : null]));
-    }
-  }
+  const rows = member
+    ? await db
+        .selectFrom('content_permissions')
+        .select(['target_type', 'target_id', 'principal_type', 'principal_id', 'role'])
+        .where('organization_id', '=', organizationId)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('principal_type', '=', 'user'), eb('principal_id', '=', userId)]),
+            ...(teamIds.length > 0
+              ? [eb.and([eb('principal_type', '=', 'team'), eb('principal_id', 'in', teamIds)])]
+              : []),
+          ]),
+        )
+        .execute()
+    : [];
   return new Viewer(userId, organizationId, {
     orgRole: member && isRole(membership?.role) ? membership.role : null,
     member,
-    grantOn: (type, id) => grants.get(`${type}:${id}`) ?? null,
+    grantOn: grantsFor(rows, [`user:${userId}`, ...teamIds.map((t) => `team:${t}`)]),
     collections,
   });
 }
@@ -224,18 +244,17 @@ export async function loadViewers(db: Db, organizationId: string, userIds: strin
   for (const userId of userIds) {
     const membership = membershipOf.get(userId);
     const member = membership !== undefined && membership.disabled === 0;
-    const grants = new Map<string, Role | null>();
     const principals = [`user:${userId}`, ...(teamsOf.get(userId) ?? []).map((t) => `team:${t}`)];
-    for (const row of principals.flatMap((p) => grantsOf.get(p) ?? [])) {
-      const key = `${row.target_type}:${row.target_id}`;
-      grants.set(key, highest([grants.get(key), isRole(row.role) ? row.role : null]));
-    }
+    const grantOn = grantsFor(
+      principals.flatMap((p) => grantsOf.get(p) ?? []),
+      principals,
+    );
     viewers.set(
       userId,
       new Viewer(userId, organizationId, {
         orgRole: member && isRole(membership?.role) ? membership.role : null,
         member,
-        grantOn: (type, id) => grants.get(`${type}:${id}`) ?? null,
+        grantOn,
         collections,
       }),
     );
@@ -294,18 +313,12 @@ export async function aggregateRoles(
   for (const tm of teamMembers) teamsOf.set(tm.user_id, [...(teamsOf.get(tm.user_id) ?? []), tm.team_id]);
   const result: Array<{ userId: string; role: Role }> = [];
   for (const m of members) {
-    const principals = new Set([`user:${m.user_id}`, ...(teamsOf.get(m.user_id) ?? []).map((t) => `team:${t}`)]);
-    const mine = new Map<string, Role | null>();
-    for (const g of grants) {
-      if (!principals.has(`${g.principal_type}:${g.principal_id}`) || !isRole(g.role)) continue;
-      const key = `${g.target_type}:${g.target_id}`;
-      mine.set(key, highest([mine.get(key), g.role]));
-    }
+    const principals = [`user:${m.user_id}`, ...(teamsOf.get(m.user_id) ?? []).map((t) => `team:${t}`)];
     const role = resolveRole(
       {
         orgRole: isRole(m.role) ? m.role : null,
         member: true,
-        grantOn: (type, id) => mine.get(`${type}:${id}`) ?? null,
+        grantOn: grantsFor(grants, principals),
         collections,
       },
       node,

@@ -1,14 +1,18 @@
 /** The permission model as a table: each row is a situation and the role it must resolve to. */
 import { describe, expect, it } from 'vitest';
 import type { Role } from '../../src/core/schemas.js';
-import { type ContentNode, type NodeType, resolveRole } from '../../src/permissions/resolver.js';
+import { type ContentNode, type GrantRow, grantsFor, resolveRole } from '../../src/permissions/resolver.js';
 
 interface Case {
   name: string;
   orgRole: Role | null;
   member?: boolean;
-  /** `type:id` → role granted to the user or one of their teams. */
+  /** `type:id` → role granted to the user directly. */
   grants?: Record<string, Role>;
+  /** `type:id` → role granted to a team the user belongs to. */
+  teamGrants?: Record<string, Role>;
+  /** `type:id` → role granted to a team the user does not belong to (must not count). */
+  otherTeamGrants?: Record<string, Role>;
   /** Collections: id → [parent, default level]. */
   collections?: Record<string, [string | null, string]>;
   node: ContentNode;
@@ -39,11 +43,34 @@ const cases: Case[] = [
     expected: 'edit',
   },
   {
-    name: 'team grant (merged into grants) counts like a direct one',
+    name: "a grant to one of the user's teams counts like a direct one",
     orgRole: 'comment',
-    grants: { 'space:s': 'create' },
+    teamGrants: { 'space:s': 'create' },
     node: space(null),
     expected: 'create',
+  },
+  {
+    name: 'the highest of a direct grant and a team grant wins',
+    orgRole: 'read',
+    grants: { 'space:s': 'edit' },
+    teamGrants: { 'space:s': 'review' },
+    node: space(null),
+    expected: 'review',
+  },
+  {
+    name: 'a team grant on a collection above is inherited',
+    orgRole: null,
+    teamGrants: { 'collection:c': 'edit' },
+    collections: { c: [null, 'inherit'] },
+    node: space('c'),
+    expected: 'edit',
+  },
+  {
+    name: 'a grant to a team the user is not in does not count',
+    orgRole: 'read',
+    otherTeamGrants: { 'space:s': 'admin' },
+    node: space(null),
+    expected: 'read',
   },
   {
     name: 'inheritance through two levels of collections',
@@ -126,11 +153,23 @@ describe('resolveRole', () => {
         { parent_id: parent, default_level: level },
       ]),
     );
+    // Grants go through the loaders' own merge (grantsFor), as stored rows of each principal.
+    const rows = (principal: string, grants: Record<string, Role> = {}): GrantRow[] =>
+      Object.entries(grants).map(([target, role]) => {
+        const [target_type, target_id] = target.split(':') as [string, string];
+        const [principal_type, principal_id] = principal.split(':') as [string, string];
+        return { target_type, target_id, principal_type, principal_id, role };
+      });
+    const stored = [
+      ...rows('user:u', c.grants),
+      ...rows('team:mine', c.teamGrants),
+      ...rows('team:other', c.otherTeamGrants),
+    ];
     const role = resolveRole(
       {
         orgRole: c.orgRole,
         member: c.member ?? true,
-        grantOn: (type: NodeType, id: string) => c.grants?.[`${type}:${id}`] ?? null,
+        grantOn: grantsFor(stored, ['user:u', 'team:mine']),
         collections,
       },
       c.node,
