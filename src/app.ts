@@ -5,7 +5,7 @@
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
@@ -46,6 +46,8 @@ export interface BuildOptions {
   logger?: FastifyServerOptions['logger'];
   /** Where the default JSON logger writes (stdout when absent); tests read it. */
   logStream?: { write(line: string): void };
+  /** Called as each route is declared (scripts/operations.ts records where). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** Fastify's types take a hop count as a function (what it does with a number at run time). */
@@ -126,6 +128,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerIdempotency(app, db);
   app.addSchema(ErrorBody);
   // Every route documents the error envelope for its failures.
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   app.addHook('onRoute', (route) => {
     if (!route.schema || route.schema.hide) return;
     const response = (route.schema.response ?? {}) as Record<string, unknown>;

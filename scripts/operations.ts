@@ -1,0 +1,134 @@
+/**
+ * The README's operation table: every operation of the API (operationId, method, path) and the
+ * source file that declares it. The operations come from the app itself (its OpenAPI document, built
+ * from the routes as registered); the file is the one on the stack when the route was declared (an
+ * `onRoute` hook). {@link unwrittenOperationIds} lists the operationIds that no source file writes
+ * as a literal (assembled at run time in a loop), which a search of the code cannot find.
+ *
+ *   npm run operations           rewrite the README section
+ *   npm run operations -- --check exit 1 when the README's table is stale
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+
+const root = path.resolve(import.meta.dirname, '..');
+export const START = '<!-- operations:start -->';
+export const END = '<!-- operations:end -->';
+const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const full = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(full);
+    return entry.name.endsWith('.ts') ? [full] : [];
+  });
+}
+
+/** The operationIds written as a literal (`operationId: 'x'`) somewhere under src/. */
+function literalOperationIds(): Set<string> {
+  const ids = new Set<string>();
+  for (const file of sourceFiles(path.join(root, 'src'))) {
+    for (const match of readFileSync(file, 'utf8').matchAll(/operationId:\s*'([^']+)'/g)) ids.add(match[1] as string);
+  }
+  return ids;
+}
+
+interface Operation {
+  id: string;
+  method: string;
+  path: string;
+  file: string;
+}
+
+/** The first frame of a stack that lies in a source file of the API (not the app, not a library). */
+function declaringFile(stack: string): string {
+  for (const line of stack.split('\n').slice(1)) {
+    const match = /(?:\(|at )(?:file:\/\/)?([^():]+\.ts):\d+:\d+\)?$/.exec(line.trim());
+    if (!match) continue;
+    const rel = path.relative(root, match[1] as string).split(path.sep).join('/');
+    if (rel.startsWith('src/') && rel !== 'src/app.ts') return rel;
+  }
+  return '?';
+}
+
+/** Every operation of the app, sorted by path then method. */
+export async function listOperations(): Promise<Operation[]> {
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '0' }), databaseUrl: ':memory:' };
+  const declaredIn = new Map<string, string>();
+  const previousLimit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 100;
+  const app = await buildApp({
+    config: { ...config, jobConcurrency: 0 },
+    logger: false,
+    onRoute: (route) => {
+      const id = (route.schema as { operationId?: string } | undefined)?.operationId;
+      if (id) declaredIn.set(id, declaringFile(new Error().stack ?? ''));
+    },
+  });
+  Error.stackTraceLimit = previousLimit;
+  try {
+    await app.ready();
+    const doc = app.swagger() as { paths: Record<string, Record<string, { operationId?: string }>> };
+    const operations: Operation[] = [];
+    for (const [route, methods] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        if (!METHODS.includes(method)) continue;
+        const id = operation.operationId;
+        if (!id) throw new Error(`${method.toUpperCase()} ${route} has no operationId`);
+        operations.push({ id, method: method.toUpperCase(), path: route, file: declaredIn.get(id) ?? '?' });
+      }
+    }
+    return operations.sort(
+      (a, b) =>
+        a.path.localeCompare(b.path) ||
+        METHODS.indexOf(a.method.toLowerCase()) - METHODS.indexOf(b.method.toLowerCase()),
+    );
+  } finally {
+    await app.close();
+  }
+}
+
+/** The operationIds that no file under src/ writes as a literal, sorted. */
+export function unwrittenOperationIds(operations: Operation[]): string[] {
+  const literal = literalOperationIds();
+  return operations
+    .map((o) => o.id)
+    .filter((id) => !literal.has(id))
+    .sort();
+}
+
+/** The Markdown table of the operations. */
+export function operationsTable(operations: Operation[]): string {
+  return [
+    '| operationId | method | path | file |',
+    '|---|---|---|---|',
+    ...operations.map((o) => `| \`${o.id}\` | ${o.method} | \`${o.path}\` | ${o.file} |`),
+  ].join('\n');
+}
+
+/** `readme` with the text between the markers replaced by `table`. */
+export function withTable(readme: string, table: string): string {
+  const start = readme.indexOf(START);
+  const end = readme.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} … ${END} markers`);
+  return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
+}
+
+async function main() {
+  const readmePath = path.join(root, 'README.md');
+  const readme = readFileSync(readmePath, 'utf8');
+  const next = withTable(readme, operationsTable(await listOperations()));
+  if (process.argv.includes('--check')) {
+    if (next !== readme) {
+      process.stderr.write('README.md: the operation table is stale; run `npm run operations`\n');
+      process.exit(1);
+    }
+    return;
+  }
+  if (next !== readme) writeFileSync(readmePath, next);
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();
