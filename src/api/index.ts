@@ -8,6 +8,7 @@ import auditRoutes from './audit/routes.js';
 import importRoutes from './change-requests/imports.js';
 import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
+import commentRoutes from './comments/routes.js';
 import contentRoutes from './content/routes.js';
 import { RevisionPage } from './content/schemas.js';
 import gitRoutes from './git/routes.js';
@@ -55,6 +56,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(importRoutes);
   await app.register(contentRoutes);
   await app.register(revisionRoutes);
+  await app.register(commentRoutes);
   await app.register(askRoutes);
   await app.register(gitRoutes);
   await app.register(webhookRoutes);

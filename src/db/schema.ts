@@ -44,6 +44,7 @@ import type {
   SiteSpacesTable,
   SitesTable,
 } from './schema/sites.js';
+import type { ChangeRequestReviewsTable, CommentReactionsTable, CommentsTable } from './schema/reviews.js';
 import type { IdempotencyKeysTable, JobsTable, SettingsTable } from './schema/system.js';
 
 export type * from './schema/accounts.js';
@@ -53,6 +54,7 @@ export type * from './schema/events.js';
 export type * from './schema/git.js';
 export type * from './schema/integrations.js';
 export type * from './schema/openapi.js';
+export type * from './schema/reviews.js';
 export type * from './schema/search.js';
 export type * from './schema/sites.js';
 export type * from './schema/system.js';
@@ -98,4 +100,7 @@ export interface Database {
   events: EventsTable;
   webhooks: WebhooksTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  comments: CommentsTable;
+  comment_reactions: CommentReactionsTable;
+  change_request_reviews: ChangeRequestReviewsTable;
 }

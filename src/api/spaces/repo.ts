@@ -7,6 +7,7 @@ import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
 import { gitSyncOf } from '../../git/state.js';
 import { storeDefaultLevel } from '../../permissions/resolver.js';
 import { changeRequestCounts } from '../change-requests/repo.js';
+import { openCommentCounts } from '../comments/repo.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 
 export async function findSpace(db: DbOrTrx, id: string): Promise<SpaceRow | undefined> {
@@ -90,15 +91,16 @@ export interface SpaceCounts {
 }
 
 /**
- * Counters shown on Space objects, for a whole list in one query. Bindery has no comments yet, so
- * `comments` is 0; `changeRequests` counts every change request (draft, open, merged, archived).
+ * Counters shown on Space objects, for a whole list in two queries: `comments` counts the open
+ * comments of the space itself; `changeRequests` every change request (draft, open, merged, archived).
  */
 export async function spaceCounts(db: DbOrTrx, ids: string[]): Promise<Map<string, SpaceCounts>> {
-  const changeRequests = await changeRequestCounts(db, ids);
+  const [changeRequests, comments] = await Promise.all([changeRequestCounts(db, ids), openCommentCounts(db, ids)]);
   return new Map(
     ids.map((id) => {
       const { total, open, draft } = changeRequests.get(id) ?? { total: 0, open: 0, draft: 0 };
-      return [id, { comments: 0, changeRequests: total, changeRequestsOpen: open, changeRequestsDraft: draft }];
+      const counts = { changeRequests: total, changeRequestsOpen: open, changeRequestsDraft: draft };
+      return [id, { comments: comments.get(id) ?? 0, ...counts }];
     }),
   );
 }
