@@ -11,6 +11,7 @@ import { PagedList } from '../../core/paging.js';
 import { NoContent } from '../../core/schemas.js';
 import { serviceContext } from '../../core/service.js';
 import { presentMembers } from '../members/present.js';
+import { memberCounts } from '../members/repo.js';
 import { Member } from '../members/schemas.js';
 import type { BodyInput } from './body.js';
 import { loadCommentContext } from './load.js';
@@ -329,7 +330,13 @@ function registerVariant(app: App, v: Variant) {
       const open = await openThread(serviceContext(app, request), refOf(request), 'read', 'read it');
       const query = request.query as Static<typeof ListCommentersQuery>;
       const page = await listCommenters(app.db, open.space.organization_id, open.thread, query);
-      return { ...page, items: await presentMembers(app.db, open.space.organization_id, page.items, app.urls) };
+      const organizationId = open.space.organization_id;
+      const counts = await memberCounts(
+        app.db,
+        organizationId,
+        page.items.map((r) => r.user_id),
+      );
+      return { ...page, items: presentMembers(page.items, counts, app.urls) };
     },
   );
 }

@@ -1,7 +1,7 @@
 /** Schemas of comments and their replies, on a space or in a change request (the official shapes). */
 import { Type } from 'typebox';
 import { PageQuery } from '../../core/paging.js';
-import { UserSchema as CoreUser, StringEnum, Timestamp } from '../../core/schemas.js';
+import { StringEnum, Timestamp, InlineUserSchema as UserSchema } from '../../core/schemas.js';
 import { JsonDocumentSchema } from '../change-requests/content-schemas.js';
 
 /** Longest Markdown body of a comment, in characters. */
@@ -10,9 +10,6 @@ export const MAX_COMMENT_MARKDOWN = 20_000;
 export const MAX_COMMENT_BLOCKS = 500;
 /** Most reactions added or removed by one update. */
 export const MAX_REACTIONS_PER_UPDATE = 20;
-
-/** The User object inline: core's carries an `$id`, which may appear only once in a response schema. */
-export const UserSchema = Type.Object(CoreUser.properties);
 
 const Id = Type.String({ minLength: 1, maxLength: 100 });
 
