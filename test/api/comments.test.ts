@@ -268,3 +268,28 @@ describe('the space comments counter', () => {
     expect(list.body.items.find((s: { id: string }) => s.id === ctx.spaceId).comments).toBe(1);
   });
 });
+
+describe('comment events', () => {
+  it('records comment.created, comment.updated and comment.deleted in the audit log', async () => {
+    const ctx = await newSpace();
+    const posted = await ctx.admin.client.post(`${ctx.base}/comments`, text('Hello'));
+    const url = `${ctx.base}/comments/${posted.body.id}`;
+    const reply = await ctx.admin.client.post(`${url}/replies`, text('Hi'));
+    await ctx.admin.client.put(url, { resolved: true });
+    await ctx.admin.client.delete(`${url}/replies/${reply.body.id}`);
+    await ctx.admin.client.delete(url);
+    // A refused change records nothing.
+    expect((await ctx.admin.client.put(`${ctx.base}/comments/nope`, { resolved: true })).status).toBe(404);
+    const events = await ctx.admin.client.get(`/v1/orgs/${ctx.orgId}/audit-events`);
+    const ours = events.body.items
+      .filter((e: { action: string }) => e.action.startsWith('comment.'))
+      .map((e: { action: string; target: { type: string; id: string } }) => [e.action, e.target.type, e.target.id]);
+    expect(ours).toEqual([
+      ['comment.deleted', 'comment', posted.body.id],
+      ['comment.deleted', 'comment-reply', reply.body.id],
+      ['comment.updated', 'comment', posted.body.id],
+      ['comment.created', 'comment-reply', reply.body.id],
+      ['comment.created', 'comment', posted.body.id],
+    ]);
+  });
+});

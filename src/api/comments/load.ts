@@ -1,18 +1,17 @@
 /** What presenting a batch of comments or replies needs, loaded in a fixed number of queries. */
+
+import type { DbOrTrx } from '../../core/service.js';
 import type { Urls } from '../../core/urls.js';
-import type { Db } from '../../db/database.js';
 import type { CommentRow } from '../../db/schema.js';
 import { findUsersByIds } from '../users/repo.js';
 import type { BodyFormat } from './body.js';
 import { type CommentContext, referencedUsers } from './present.js';
 import { reactionsOf, replyStats } from './repo.js';
-import type { OpenThread } from './service.js';
 
 export async function loadCommentContext(
-  db: Db,
+  db: DbOrTrx,
   urls: Urls,
-  open: Pick<OpenThread, 'role'>,
-  viewerId: string,
+  viewer: CommentContext['viewer'],
   rows: CommentRow[],
   format: BodyFormat = 'document',
 ): Promise<CommentContext> {
@@ -21,5 +20,5 @@ export async function loadCommentContext(
   const topLevel = rows.filter((r) => r.parent_id === null).map((r) => r.id);
   const [reactions, stats] = await Promise.all([reactionsOf(db, ids), replyStats(db, topLevel)]);
   const users = await findUsersByIds(db, referencedUsers(rows, reactions, stats));
-  return { urls, users, reactions, replyStats: stats, viewer: { userId: viewerId, role: open.role }, format };
+  return { urls, users, reactions, replyStats: stats, viewer, format };
 }

@@ -8,7 +8,7 @@ import type { Static, TSchema } from 'typebox';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { PagedList } from '../../core/paging.js';
-import { NoContent } from '../../core/schemas.js';
+import { NoContent, type Role } from '../../core/schemas.js';
 import { serviceContext } from '../../core/service.js';
 import { presentMembers } from '../members/present.js';
 import { memberCounts } from '../members/repo.js';
@@ -97,7 +97,10 @@ function registerVariant(app: App, v: Variant) {
   const oneReply = `${replies}/:commentReplyId`;
   const read = { scope: 'space:read' } as const;
   const write = { scope: 'space:write' } as const;
-  const viewerId = (request: FastifyRequest) => caller(request).user.id;
+  const viewerOf = (request: FastifyRequest, open: { role: Role }) => ({
+    userId: caller(request).user.id,
+    role: open.role,
+  });
 
   app.get(
     comments,
@@ -116,7 +119,7 @@ function registerVariant(app: App, v: Variant) {
       const open = await openThread(ctx, refOf(request), 'read', 'read it');
       const query = request.query as Static<typeof ListCommentsQuery>;
       const page = await listComments(app.db, open.thread, query);
-      const view = await loadCommentContext(app.db, app.urls, open, viewerId(request), page.items, query.format);
+      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), page.items, query.format);
       return { ...page, items: page.items.map((row) => presentComment(view, open.thread, row)) };
     },
   );
@@ -140,7 +143,7 @@ function registerVariant(app: App, v: Variant) {
         page: body.page,
         node: body.node,
       });
-      const view = await loadCommentContext(app.db, app.urls, posted, viewerId(request), [posted.comment]);
+      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, posted), [posted.comment]);
       reply.code(201).header('location', app.urls.api(commentPath(posted.thread, posted.comment.id)));
       return presentComment(view, posted.thread, posted.comment);
     },
@@ -163,7 +166,7 @@ function registerVariant(app: App, v: Variant) {
       const open = await openThread(ctx, refOf(request), 'read', 'read it');
       const row = await requireComment(ctx, open, paramsOf(request).commentId);
       const format = (request.query as Static<typeof FormatQuery>).format;
-      const view = await loadCommentContext(app.db, app.urls, open, viewerId(request), [row], format);
+      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), [row], format);
       return presentComment(view, open.thread, row);
     },
   );
@@ -186,7 +189,7 @@ function registerVariant(app: App, v: Variant) {
         ...body,
         body: body.body as BodyInput | undefined,
       });
-      const view = await loadCommentContext(app.db, app.urls, updated, viewerId(request), [updated.comment]);
+      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, updated), [updated.comment]);
       return presentComment(view, updated.thread, updated.comment);
     },
   );
@@ -221,7 +224,7 @@ function registerVariant(app: App, v: Variant) {
       const parent = await requireComment(ctx, open, paramsOf(request).commentId);
       const query = request.query as Static<typeof ListRepliesQuery>;
       const page = await listReplies(app.db, parent.id, query);
-      const view = await loadCommentContext(app.db, app.urls, open, viewerId(request), page.items, query.format);
+      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), page.items, query.format);
       return { ...page, items: page.items.map((row) => presentReply(view, open.thread, parent.id, row)) };
     },
   );
@@ -243,7 +246,7 @@ function registerVariant(app: App, v: Variant) {
       const posted = await postReply(serviceContext(app, request), refOf(request), paramsOf(request).commentId, {
         body: body.body as BodyInput,
       });
-      const view = await loadCommentContext(app.db, app.urls, posted, viewerId(request), [posted.reply]);
+      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, posted), [posted.reply]);
       reply.code(201).header('location', app.urls.api(replyPath(posted.thread, posted.comment.id, posted.reply.id)));
       return presentReply(view, posted.thread, posted.comment.id, posted.reply);
     },
@@ -267,7 +270,7 @@ function registerVariant(app: App, v: Variant) {
       const { commentId, commentReplyId } = paramsOf(request);
       const found = await requireReply(ctx, open, commentId, commentReplyId);
       const format = (request.query as Static<typeof FormatQuery>).format;
-      const view = await loadCommentContext(app.db, app.urls, open, viewerId(request), [found.reply], format);
+      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), [found.reply], format);
       return presentReply(view, open.thread, found.comment.id, found.reply);
     },
   );
@@ -291,7 +294,7 @@ function registerVariant(app: App, v: Variant) {
         ...body,
         body: body.body as BodyInput | undefined,
       });
-      const view = await loadCommentContext(app.db, app.urls, updated, viewerId(request), [updated.reply]);
+      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, updated), [updated.reply]);
       return presentReply(view, updated.thread, updated.comment.id, updated.reply);
     },
   );

@@ -8,15 +8,20 @@ import { findPage, loadRevision } from '../../content/store.js';
 import { badRequest, forbidden, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Role } from '../../core/schemas.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
 import type { ChangeRequestRow, CommentRow, SpaceRow } from '../../db/schema.js';
+import { recordEvent } from '../../events/record.js';
+import type { EventType } from '../../events/types.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { loadViewers } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
 import { authorizeChangeRequest } from '../change-requests/access.js';
 import { findMembersByKeys } from '../members/repo.js';
 import { type BodyInput, mentionCandidates, mentionedUsers, readBody } from './body.js';
+import { loadCommentContext } from './load.js';
+import { presentComment, presentReply } from './present.js';
 import {
   addReactions,
   deleteComment as deleteCommentRow,
@@ -127,6 +132,29 @@ async function spaceReaders(ctx: ServiceContext, space: SpaceRow, userIds: strin
   return new Set(userIds.filter((id) => atLeast(viewers.get(id)?.roleOn({ type: 'space', ...space }), 'read')));
 }
 
+/**
+ * Records a change of a comment or a reply (`comment.*`) in the transaction that makes it, with the
+ * object as the API presents it (a reply is a `comment-reply`).
+ */
+export async function recordCommentEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  open: OpenThread,
+  type: Extract<EventType, `comment.${string}`>,
+  row: CommentRow,
+): Promise<void> {
+  const view = await loadCommentContext(trx, ctx.urls, { userId: actingUser(ctx).id, role: open.role }, [row]);
+  const object = row.parent_id
+    ? presentReply(view, open.thread, row.parent_id, row)
+    : presentComment(view, open.thread, row);
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId: open.space.organization_id,
+    target: { object: object.object, id: row.id },
+    data: { object },
+  });
+}
+
 export interface PostCommentInput {
   body: BodyInput;
   page?: string;
@@ -165,7 +193,10 @@ export async function postComment(ctx: ServiceContext, ref: ThreadRef, input: Po
     resolved_by: null,
     resolved_at: null,
   };
-  await inTransaction(ctx.db, (trx) => insertComment(trx, row));
+  await inTransaction(ctx.db, async (trx) => {
+    await insertComment(trx, row);
+    await recordCommentEvent(trx, ctx, open, 'comment.created', row);
+  });
   return { ...open, comment: row };
 }
 
@@ -191,12 +222,14 @@ async function applyUpdate(ctx: ServiceContext, open: OpenThread, row: CommentRo
   }
   if (input.resolved === true && !row.resolved_at) Object.assign(set, { resolved_at: now, resolved_by: user.id });
   if (input.resolved === false) Object.assign(set, { resolved_at: null, resolved_by: null });
+  const updated = { ...row, ...set };
   await inTransaction(ctx.db, async (trx) => {
     await updateCommentRow(trx, row.id, set);
     await addReactions(trx, row.id, user.id, input.addedReactions ?? [], now);
     await removeReactions(trx, row.id, user.id, input.removedReactions ?? []);
+    await recordCommentEvent(trx, ctx, open, 'comment.updated', updated);
   });
-  return { ...row, ...set };
+  return updated;
 }
 
 export async function updateComment(ctx: ServiceContext, ref: ThreadRef, commentId: string, input: UpdateInput) {
@@ -210,7 +243,10 @@ export async function deleteComment(ctx: ServiceContext, ref: ThreadRef, comment
   const open = await openThread(ctx, ref, 'comment', 'delete comments');
   const comment = await requireComment(ctx, open, commentId);
   requireDeletable(ctx, open, comment);
-  await inTransaction(ctx.db, (trx) => deleteCommentRow(trx, comment.id));
+  await inTransaction(ctx.db, async (trx) => {
+    await recordCommentEvent(trx, ctx, open, 'comment.deleted', comment);
+    await deleteCommentRow(trx, comment.id);
+  });
 }
 
 function requireDeletable(ctx: ServiceContext, open: OpenThread, row: CommentRow): void {
@@ -237,7 +273,10 @@ export async function postReply(ctx: ServiceContext, ref: ThreadRef, commentId: 
     resolved_by: null,
     resolved_at: null,
   };
-  await inTransaction(ctx.db, (trx) => insertComment(trx, row));
+  await inTransaction(ctx.db, async (trx) => {
+    await insertComment(trx, row);
+    await recordCommentEvent(trx, ctx, open, 'comment.created', row);
+  });
   return { ...open, comment, reply: row };
 }
 
@@ -257,5 +296,8 @@ export async function deleteReply(ctx: ServiceContext, ref: ThreadRef, commentId
   const open = await openThread(ctx, ref, 'comment', 'delete replies');
   const { reply } = await requireReply(ctx, open, commentId, replyId);
   requireDeletable(ctx, open, reply);
-  await inTransaction(ctx.db, (trx) => deleteCommentRow(trx, reply.id));
+  await inTransaction(ctx.db, async (trx) => {
+    await recordCommentEvent(trx, ctx, open, 'comment.deleted', reply);
+    await deleteCommentRow(trx, reply.id);
+  });
 }
