@@ -34,6 +34,7 @@ import type {
   IntegrationsTable,
 } from './schema/integrations.js';
 import type { OpenapiSpecsTable, OpenapiSpecVersionsTable, TranslationSettingsTable } from './schema/openapi.js';
+import type { ChangeRequestReviewsTable, CommentReactionsTable, CommentsTable } from './schema/reviews.js';
 import type { SearchIndexStateTable, SearchPassagesTable } from './schema/search.js';
 import type {
   SitePublishingAuthTable,
@@ -44,7 +45,6 @@ import type {
   SiteSpacesTable,
   SitesTable,
 } from './schema/sites.js';
-import type { ChangeRequestReviewsTable, CommentReactionsTable, CommentsTable } from './schema/reviews.js';
 import type { IdempotencyKeysTable, JobsTable, SettingsTable } from './schema/system.js';
 
 export type * from './schema/accounts.js';
