@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import type { UserRow } from '../db/schema.js';
+import { invalidate, TtlCache } from './cache.js';
 import { newId, newSecret } from './ids.js';
 import type { Scope } from './scopes.js';
 import { nowIso } from './time.js';
@@ -48,12 +49,14 @@ export async function createToken(
 
 /** Marks the token revoked; false when no such token exists. */
 export async function revokeToken(db: Db, tokenId: string): Promise<boolean> {
+  invalidate(tokenTag(tokenId));
   const result = await db
     .updateTable('api_tokens')
     .set({ revoked_at: nowIso() })
     .where('id', '=', tokenId)
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
+  invalidate(tokenTag(tokenId));
   if (Number(result.numUpdatedRows) > 0) return true;
   const existing = await db.selectFrom('api_tokens').select('id').where('id', '=', tokenId).executeTakeFirst();
   return existing !== undefined;
@@ -67,47 +70,74 @@ export interface VerifiedToken {
 
 export type TokenCheck = { ok: true; token: VerifiedToken } | { ok: false; reason: string };
 
+interface CachedToken {
+  token: VerifiedToken;
+  expiresAt: string | null;
+  /** When `last_used_at` was last written (epoch ms). */
+  lastUsed: number;
+}
+
+/**
+ * Valid tokens by secret hash, for 10 s: checking the token was a query (with the user join) on
+ * every request. Revocation drops the entry in this process at once (`token:<id>`); another process
+ * may accept a token it revoked for up to 10 s. Expiry is checked on every use.
+ */
+const TOKEN_TTL_MS = 10_000;
+const tokens = new TtlCache<CachedToken>(TOKEN_TTL_MS);
+const tokenTag = (tokenId: string) => `token:${tokenId}`;
+/** `last_used_at` is written at most once a minute per token, so a busy token does not write on every request. */
+const LAST_USED_EVERY_MS = 60_000;
+
 /** Looks the secret up; says why it is refused when it is. */
 export async function verifyToken(db: Db, secret: string): Promise<TokenCheck> {
-  const row = await db
-    .selectFrom('api_tokens')
-    .innerJoin('users', 'users.id', 'api_tokens.user_id')
-    .select([
-      'api_tokens.id as token_id',
-      'api_tokens.scopes',
-      'api_tokens.expires_at',
-      'api_tokens.revoked_at',
-      'api_tokens.last_used_at',
-      'users.id',
-      'users.email',
-      'users.display_name',
-      'users.photo_url',
-      'users.created_at',
-    ])
-    .where('api_tokens.secret_hash', '=', hashSecret(secret))
-    .executeTakeFirst();
-  if (!row) return { ok: false, reason: 'the access token is invalid' };
-  if (row.revoked_at) return { ok: false, reason: 'the access token has been revoked' };
-  const now = nowIso();
-  if (row.expires_at && row.expires_at <= now) return { ok: false, reason: 'the access token has expired' };
-  // Record use at most once a minute, so a busy token does not write on every request.
-  if (!row.last_used_at || Date.parse(now) - Date.parse(row.last_used_at) > 60_000) {
-    await db.updateTable('api_tokens').set({ last_used_at: now }).where('id', '=', row.token_id).execute();
-  }
-  return {
-    ok: true,
-    token: {
-      tokenId: row.token_id,
-      scopes: row.scopes ? new Set(JSON.parse(row.scopes) as string[]) : null,
-      user: {
-        id: row.id,
-        email: row.email,
-        display_name: row.display_name,
-        photo_url: row.photo_url,
-        created_at: row.created_at,
+  const hash = hashSecret(secret);
+  const now = Date.now();
+  let cached = tokens.get(hash, now);
+  if (!cached) {
+    const readAt = Date.now();
+    const row = await db
+      .selectFrom('api_tokens')
+      .innerJoin('users', 'users.id', 'api_tokens.user_id')
+      .select([
+        'api_tokens.id as token_id',
+        'api_tokens.scopes',
+        'api_tokens.expires_at',
+        'api_tokens.revoked_at',
+        'api_tokens.last_used_at',
+        'users.id',
+        'users.email',
+        'users.display_name',
+        'users.photo_url',
+        'users.created_at',
+      ])
+      .where('api_tokens.secret_hash', '=', hash)
+      .executeTakeFirst();
+    if (!row) return { ok: false, reason: 'the access token is invalid' };
+    if (row.revoked_at) return { ok: false, reason: 'the access token has been revoked' };
+    cached = {
+      expiresAt: row.expires_at,
+      lastUsed: row.last_used_at ? Date.parse(row.last_used_at) : 0,
+      token: {
+        tokenId: row.token_id,
+        scopes: row.scopes ? new Set(JSON.parse(row.scopes) as string[]) : null,
+        user: {
+          id: row.id,
+          email: row.email,
+          display_name: row.display_name,
+          photo_url: row.photo_url,
+          created_at: row.created_at,
+        },
       },
-    },
-  };
+    };
+    tokens.set(hash, cached, [tokenTag(row.token_id)], readAt);
+  }
+  const nowText = new Date(now).toISOString();
+  if (cached.expiresAt && cached.expiresAt <= nowText) return { ok: false, reason: 'the access token has expired' };
+  if (now - cached.lastUsed > LAST_USED_EVERY_MS) {
+    cached.lastUsed = now;
+    await db.updateTable('api_tokens').set({ last_used_at: nowText }).where('id', '=', cached.token.tokenId).execute();
+  }
+  return { ok: true, token: cached.token };
 }
 
 /** Parses a duration such as `30d`, `12h`, `45m` into milliseconds; null when malformed. */

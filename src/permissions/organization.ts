@@ -4,6 +4,7 @@
  * members and its teams; a team owner manages that team's membership.
  */
 
+import { invalidate, TtlCache } from '../core/cache.js';
 import { forbidden, notFound } from '../core/errors.js';
 import type { Role } from '../core/schemas.js';
 import type { Db } from '../db/database.js';
@@ -17,15 +18,39 @@ export interface OrgMembership {
   disabled: boolean;
 }
 
+/**
+ * Memberships (and non-memberships) by organization and user, for 10 s: nearly every request
+ * checks one. Every write to a member row calls {@link membershipChanged}, which drops it here at
+ * once; other processes see the change when their entry expires (see core/cache.ts).
+ */
+const MEMBERSHIP_TTL_MS = 10_000;
+const memberships = new TtlCache<OrgMembership | null>(MEMBERSHIP_TTL_MS);
+const membershipTag = (organizationId: string, userId: string) => `member:${organizationId}:${userId}`;
+
+/** Call with every change of a member row (added, removed, role, disabled), before and after it. */
+export function membershipChanged(organizationId: string, userId: string): void {
+  invalidate(membershipTag(organizationId, userId));
+}
+
 export async function findMembership(db: Db, organizationId: string, userId: string): Promise<OrgMembership | null> {
+  const tag = membershipTag(organizationId, userId);
+  // Inside a transaction the row may be this transaction's own uncommitted change: never cached.
+  if (!db.isTransaction) {
+    const cached = memberships.get(tag);
+    if (cached !== undefined) return cached;
+  }
+  const readAt = Date.now();
   const row = await db
     .selectFrom('members')
     .select(['role', 'disabled'])
     .where('organization_id', '=', organizationId)
     .where('user_id', '=', userId)
     .executeTakeFirst();
-  if (!row) return null;
-  return { organizationId, userId, role: isRole(row.role) ? row.role : null, disabled: row.disabled === 1 };
+  const membership: OrgMembership | null = row
+    ? Object.freeze({ organizationId, userId, role: isRole(row.role) ? row.role : null, disabled: row.disabled === 1 })
+    : null;
+  if (!db.isTransaction) memberships.set(tag, membership, [tag], readAt);
+  return membership;
 }
 
 /** The caller's membership, or 404 when the organization is not visible to them. */

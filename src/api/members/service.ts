@@ -5,7 +5,7 @@
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { Role } from '../../core/schemas.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
-import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { membershipChanged, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { findOrganization } from '../organizations/repo.js';
 import { findOrCreateUser } from '../users/repo.js';
 import * as repo from './repo.js';
@@ -38,12 +38,15 @@ export async function updateMember(
 ): Promise<void> {
   const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
   requireOrgRole(membership, 'admin', 'change member roles');
+  membershipChanged(organizationId, userId);
   await inTransaction(ctx.db, async (trx) => {
     const member = await loadMember(trx, organizationId, userId);
     if (input.role === undefined) return;
     await keepAnAdmin(trx, organizationId, member, input.role);
     await repo.setMemberRole(trx, organizationId, userId, input.role);
   });
+  // Again once committed: the cached membership (permissions/organization.ts) goes at once.
+  membershipChanged(organizationId, userId);
 }
 
 /** Removes a member and their memberships of the organization's teams. */
@@ -51,11 +54,13 @@ export async function removeMember(ctx: ServiceContext, organizationId: string, 
   const me = actingUser(ctx).id;
   const membership = await requireOrgMember(ctx.db, organizationId, me);
   if (userId !== me) requireOrgRole(membership, 'admin', 'remove members');
+  membershipChanged(organizationId, userId);
   await inTransaction(ctx.db, async (trx) => {
     const member = await loadMember(trx, organizationId, userId);
     await keepAnAdmin(trx, organizationId, member, 'removed');
     await repo.removeMember(trx, organizationId, userId);
   });
+  membershipChanged(organizationId, userId);
 }
 
 export async function setSsoMember(ctx: ServiceContext, organizationId: string, userId: string): Promise<void> {
@@ -78,7 +83,7 @@ export async function inviteMembers(
 ): Promise<string[]> {
   const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
   requireOrgRole(membership, 'admin', 'invite members');
-  return inTransaction(ctx.db, async (trx) => {
+  const added = await inTransaction(ctx.db, async (trx) => {
     const org = await findOrganization(trx, organizationId);
     if (!org) throw notFound(`organization ${organizationId} not found`);
     const fallbackRole = (input.role !== undefined ? input.role : org.default_role) as Role | null;
@@ -94,4 +99,7 @@ export async function inviteMembers(
     }
     return users;
   });
+  // A cached "not a member" of the new members goes once they are committed.
+  for (const userId of added) membershipChanged(organizationId, userId);
+  return added;
 }

@@ -1,0 +1,112 @@
+/**
+ * Short-lived in-process caches of what every request reads (the caller's token, their
+ * organization membership), with invalidation by tag.
+ *
+ * Correctness rules:
+ * - Whatever changes a cached row calls {@link invalidate} with its tag (`token:<id>`,
+ *   `member:<org>:<user>`): the entries go at once, so this process refuses a revoked token or a
+ *   removed member on the very next request.
+ * - A value read while its row was being changed must not be cached: the write may still be in an
+ *   uncommitted transaction when it invalidates, so for {@link QUARANTINE_MS} after an invalidation
+ *   nothing tagged with it is stored (readers go to the database). Reads inside a transaction are
+ *   never cached (callers check `db.isTransaction`).
+ * - Other processes learn of a change when their entry expires (`ttlMs`, 10 s for both caches),
+ *   except the workers of one `WORKERS=N` cluster, which relay invalidations to each other through
+ *   the primary (see {@link relayInvalidations}).
+ */
+import cluster from 'node:cluster';
+
+/** How long after an invalidation values with that tag are not cached. */
+const QUARANTINE_MS = 2_000;
+const MESSAGE = 'bindery:invalidate';
+
+/** When each tag was last invalidated (epoch ms); pruned once older than the quarantine. */
+const invalidatedAt = new Map<string, number>();
+const caches = new Set<TtlCache<unknown>>();
+
+interface Entry<V> {
+  value: V;
+  expires: number;
+  tags: readonly string[];
+}
+
+export class TtlCache<V> {
+  private readonly entries = new Map<string, Entry<V>>();
+
+  constructor(
+    readonly ttlMs: number,
+    readonly maxEntries = 10_000,
+  ) {
+    caches.add(this as TtlCache<unknown>);
+  }
+
+  get(key: string, now = Date.now()): V | undefined {
+    const entry = this.entries.get(key);
+    if (!entry) return undefined;
+    if (entry.expires <= now) {
+      this.entries.delete(key);
+      return undefined;
+    }
+    return entry.value;
+  }
+
+  /**
+   * Stores `value` read from the database at `readAt` (epoch ms, taken before the read), unless a
+   * tag was invalidated since the read began or within the quarantine before it.
+   */
+  set(key: string, value: V, tags: readonly string[], readAt: number): void {
+    for (const tag of tags) {
+      const at = invalidatedAt.get(tag);
+      if (at !== undefined && at >= readAt - QUARANTINE_MS) return;
+    }
+    if (this.entries.size >= this.maxEntries) {
+      // Oldest first (insertion order); expired entries are also dropped on read.
+      this.entries.delete(this.entries.keys().next().value as string);
+    }
+    this.entries.set(key, { value, expires: Date.now() + this.ttlMs, tags });
+  }
+
+  /** Drops the entries carrying `tag`. */
+  drop(tag: string): void {
+    for (const [key, entry] of this.entries) if (entry.tags.includes(tag)) this.entries.delete(key);
+  }
+
+  clear(): void {
+    this.entries.clear();
+  }
+}
+
+function invalidateHere(tags: readonly string[]): void {
+  const now = Date.now();
+  if (invalidatedAt.size > 10_000) {
+    for (const [tag, at] of invalidatedAt) if (at < now - QUARANTINE_MS) invalidatedAt.delete(tag);
+  }
+  for (const tag of tags) {
+    invalidatedAt.set(tag, now);
+    for (const cache of caches) cache.drop(tag);
+  }
+}
+
+/** Drops every cached value carrying one of `tags`, here and in the other workers of this cluster. */
+export function invalidate(...tags: string[]): void {
+  invalidateHere(tags);
+  if (cluster.isWorker && process.send) process.send({ type: MESSAGE, tags });
+}
+
+/** In a worker: applies the invalidations other workers send through the primary. */
+export function listenForInvalidations(): void {
+  if (!cluster.isWorker) return;
+  process.on('message', (message: { type?: string; tags?: string[] }) => {
+    if (message?.type === MESSAGE && Array.isArray(message.tags)) invalidateHere(message.tags);
+  });
+}
+
+/** In the primary: passes each worker's invalidations on to the other workers. */
+export function relayInvalidations(): void {
+  cluster.on('message', (from, message: { type?: string }) => {
+    if (message?.type !== MESSAGE) return;
+    for (const worker of Object.values(cluster.workers ?? {})) {
+      if (worker && worker !== from && worker.isConnected()) worker.send(message);
+    }
+  });
+}
