@@ -1,10 +1,30 @@
 /**
- * The benchmark's ceiling: a bare Fastify server with one JSON route and no logging, validation,
- * authentication or database. Bindery's endpoints are reported as a fraction of its throughput.
+ * The benchmark's ceilings: a bare Fastify server with no logging, validation, authentication or
+ * database. `GET /` answers `{"hello":"world"}` (the ceiling of single reads). With
+ * BENCH_PAYLOADS (a JSON file of `{path, schema, body}`), each path answers that body through the
+ * same response schema Bindery's route declares (the ceiling of that list: same bytes, same
+ * fast-json-stringify serializer).
  *
  * Run by bench/run.ts in its own process: `node --import tsx bench/ceiling.ts` with PORT set.
  */
+import fs from 'node:fs';
 import Fastify from 'fastify';
+import type { TSchema } from 'typebox';
+import { PagesList, RevisionPage } from '../src/api/content/schemas.js';
+import { Member } from '../src/api/members/schemas.js';
+import { Site } from '../src/api/sites/schemas.js';
+import { Space } from '../src/api/spaces/schemas.js';
+import { Team } from '../src/api/teams/schemas.js';
+import { PagedList } from '../src/core/paging.js';
+
+/** The response schema of each list route the bench loads (kept in step with the routes). */
+export const LIST_SCHEMAS: Record<string, TSchema> = {
+  members: PagedList(Member),
+  teams: PagedList(Team),
+  spaces: PagedList(Space),
+  sites: PagedList(Site),
+  pages: PagesList,
+};
 
 const port = Number(process.env.PORT);
 if (!Number.isInteger(port) || port <= 0) {
@@ -13,7 +33,20 @@ if (!Number.isInteger(port) || port <= 0) {
 }
 
 const app = Fastify({ logger: false });
+app.addSchema(RevisionPage);
 app.get('/', async () => ({ hello: 'world' }));
+const payloads = process.env.BENCH_PAYLOADS
+  ? (JSON.parse(fs.readFileSync(process.env.BENCH_PAYLOADS, 'utf8')) as {
+      path: string;
+      schema: string;
+      body: unknown;
+    }[])
+  : [];
+for (const { path, schema, body } of payloads) {
+  const response = LIST_SCHEMAS[schema];
+  if (!response) throw new Error(`ceiling: no schema ${schema}`);
+  app.get(path, { schema: { response: { 200: response } } }, async () => body);
+}
 
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
   process.once(signal, () => {

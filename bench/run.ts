@@ -1,19 +1,23 @@
 /**
- * `npm run bench`: throughput and latency of a few read endpoints against an organization of
- * 10,000 members and 100 teams, next to a bare Fastify route (the ceiling).
+ * `npm run bench`: throughput, CPU and queries per request of Bindery's hot endpoints against an
+ * organization seeded through the API (BENCH_MEMBERS members, default 100,000), next to two
+ * ceilings measured in the same run: a bare Fastify JSON route (single reads) and a bare Fastify
+ * route answering the same list payload through the same response schema (lists).
  *
- * - Always runs against a fresh SQLite file in a temporary folder; when DATABASE_URL is a
- *   postgres:// URL, also against a fresh database created on that server for the run (and dropped
- *   at the end).
- * - Each server runs in its own child process (`node bin/bindery.js serve`); the load comes from
- *   this process through autocannon, to 127.0.0.1 only.
- * - Every URL is checked to answer 200 before it is loaded; non-2xx answers, errors and timeouts
- *   during a run are counted and printed.
+ * - Runs the compiled build (`npm run build` first when dist/ is older than src/; BENCH_BUILD=0 skips).
+ * - SQLite always (a fresh file); PostgreSQL too when DATABASE_URL is a postgres:// URL (a fresh
+ *   database created for the run and dropped at the end).
+ * - Each server runs in its own process, with bench/instrument.mjs preloaded: it counts SQL
+ *   statements at the driver and reports them with CPU time and RSS over IPC. Load comes from this
+ *   process through autocannon, to 127.0.0.1 only. Every URL must answer 200 before it is loaded.
+ * - Seeding runs on one server process; the measured server is a fresh one (idle RSS after start).
+ * - WORKERS rows: a few endpoints again with WORKERS=N (node:cluster); CPU from /proc of every process.
  *
- * Tunables (environment): BENCH_DURATION (seconds per endpoint, default 5), BENCH_WARMUP (default 1),
- * BENCH_CONNECTIONS (default 10).
+ * Tunables: BENCH_DURATION (s per endpoint, default 4), BENCH_WARMUP (1), BENCH_CONNECTIONS (50),
+ * BENCH_MEMBERS (100000), BENCH_WORKERS (cores), BENCH_WRITES (write operations timed, 30; 0: none),
+ * BENCH_ONLY (a regular expression: only the endpoints it matches, for quick A/B runs).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
@@ -22,16 +26,20 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { isPostgresUrl } from '../src/db/database.js';
-import { MEMBERS, type Seeded, seed, TEAMS } from './seed.js';
+import { Api, bootstrap, PAGES, type Seeded, seed } from './seed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const HOST = '127.0.0.1';
-const DURATION = positiveNumber('BENCH_DURATION', 5);
+const DURATION = positiveNumber('BENCH_DURATION', 4);
 const WARMUP = positiveNumber('BENCH_WARMUP', 1);
-const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 10);
+const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 50);
+const MEMBERS = positiveNumber('BENCH_MEMBERS', 100_000);
+const WORKERS = positiveNumber('BENCH_WORKERS', os.availableParallelism());
+const WRITES = Number(process.env.BENCH_WRITES ?? 30);
+/** Only the endpoints whose name matches this regular expression (for quick A/B runs). */
+const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const PAGE_LIMIT = 100;
-/** The deep page benchmarked: page 90 of the member list (of 101 with limit 100). */
-const DEEP_PAGE = 90;
+const CLOCK_TICK_MICROS = 10_000; // /proc reports CPU time in USER_HZ (100 per second on Linux)
 
 function positiveNumber(name: string, fallback: number): number {
   const raw = process.env[name];
@@ -41,17 +49,18 @@ function positiveNumber(name: string, fallback: number): number {
   return value;
 }
 
+const log = (line: string) => process.stderr.write(`${line}\n`);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 // ---------------------------------------------------------------------------------------------
 // Clean-up: children are killed and temporary databases removed on every way out.
 
-/** Running children, each with the promise of its exit. */
 const children = new Map<ChildProcess, Promise<unknown>>();
 const cleanups: (() => Promise<void> | void)[] = [];
 let cleaning: Promise<void> | undefined;
 
 function cleanUp(): Promise<void> {
   cleaning ??= (async () => {
-    // Children first (and wait for them), so no server still holds the databases removed below.
     const exits = [...children].map(([child, exited]) => {
       child.kill('SIGTERM');
       const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
@@ -62,7 +71,7 @@ function cleanUp(): Promise<void> {
       try {
         await task();
       } catch (error) {
-        process.stderr.write(`bench: clean-up failed: ${error instanceof Error ? error.message : String(error)}\n`);
+        log(`bench: clean-up failed: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
   })();
@@ -74,17 +83,14 @@ process.on('exit', () => {
 });
 for (const event of ['uncaughtException', 'unhandledRejection'] as const) {
   process.on(event, (error: unknown) => {
-    process.stderr.write(
-      `bench: ${event}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    log(`bench: ${event}: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     void cleanUp().finally(() => process.exit(1));
   });
 }
 for (const signal of ['SIGINT', 'SIGTERM'] as const) {
   process.once(signal, () => {
-    process.stderr.write(`\nbench: ${signal}, stopping\n`);
-    const timer = setTimeout(() => process.exit(130), 10_000);
-    timer.unref();
+    log(`\nbench: ${signal}, stopping`);
+    setTimeout(() => process.exit(130), 10_000).unref();
     void cleanUp().finally(() => process.exit(130));
   });
 }
@@ -106,19 +112,52 @@ async function freePort(): Promise<number> {
   });
 }
 
+interface Stats {
+  queries: number;
+  cpuMicros: number;
+  rss: number;
+}
+
 interface Server {
   name: string;
   baseUrl: string;
+  pid: number;
+  /** Counters of the server process (IPC); null when it has none (the ceiling). */
+  stats(): Promise<Stats | null>;
   stop(): Promise<void>;
 }
 
-/** Starts `node <args>` with `env`, forwarding its output prefixed, and waits until `readyPath` answers 200. */
-async function startServer(name: string, args: string[], env: Record<string, string>, readyPath: string) {
+/** CPU time (µs) and RSS (bytes) of `pid` and all its descendants, from /proc. */
+function processTree(pid: number): { cpuMicros: number; rss: number } {
+  let cpuMicros = 0;
+  let rss = 0;
+  const visit = (p: number) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${p}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      cpuMicros += (Number(fields[11]) + Number(fields[12])) * CLOCK_TICK_MICROS;
+      rss += Number(fields[21]) * 4096;
+      const kids = fs.readFileSync(`/proc/${p}/task/${p}/children`, 'utf8').trim();
+      for (const kid of kids ? kids.split(' ') : []) visit(Number(kid));
+    } catch {
+      // exited meanwhile
+    }
+  };
+  visit(pid);
+  return { cpuMicros, rss };
+}
+
+async function startServer(
+  name: string,
+  args: string[],
+  env: Record<string, string>,
+  readyPath: string,
+): Promise<Server> {
   const port = await freePort();
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST },
-    stdio: ['ignore', 'pipe', 'pipe'],
+    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -129,23 +168,37 @@ async function startServer(name: string, args: string[], env: Record<string, str
   children.set(child, exited);
   for (const stream of [child.stdout, child.stderr]) {
     let rest = '';
-    stream.setEncoding('utf8');
-    stream.on('data', (chunk: string) => {
+    stream?.setEncoding('utf8');
+    stream?.on('data', (chunk: string) => {
       const lines = (rest + chunk).split('\n');
       rest = lines.pop() ?? '';
-      for (const line of lines) if (line.trim()) process.stderr.write(`  [${name}] ${line}\n`);
+      for (const line of lines) if (line.trim()) log(`  [${name}] ${line}`);
     });
   }
+  let asked = 0;
+  const waiting = new Map<number, (stats: Stats) => void>();
+  child.on('message', (message: { type?: string; id?: number } & Stats) => {
+    if (message?.type === 'stats' && message.id !== undefined) waiting.get(message.id)?.(message);
+  });
+  const stats = async (): Promise<Stats | null> => {
+    if (!args.includes('./bench/instrument.mjs')) return null;
+    const id = ++asked;
+    const answer = new Promise<Stats>((resolve) => waiting.set(id, resolve));
+    child.send({ type: 'stats', id });
+    const result = await Promise.race([answer, sleep(5_000).then(() => null)]);
+    waiting.delete(id);
+    return result;
+  };
 
   const baseUrl = `http://${HOST}:${port}`;
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
     child.kill('SIGTERM');
-    const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
     await exited;
     clearTimeout(timer);
   };
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 60_000;
   let died = false;
   void exited.then(() => {
     died = true;
@@ -161,24 +214,46 @@ async function startServer(name: string, args: string[], env: Record<string, str
     }
     if (Date.now() > deadline) {
       await stop();
-      throw new Error(`${name} not ready after 30 s`);
+      throw new Error(`${name} not ready after 60 s`);
     }
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    await sleep(100);
   }
-  return { name, baseUrl, stop } satisfies Server;
+  return { name, baseUrl, pid: child.pid as number, stats, stop };
 }
 
-function startBindery(databaseUrl: string): Promise<Server> {
+function startBindery(databaseUrl: string, workers = 1): Promise<Server> {
   return startServer(
-    'bindery',
-    ['bin/bindery.js', 'serve'],
-    { DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn', PUBLIC_URL: 'http://bench.invalid' },
+    workers > 1 ? `bindery x${workers}` : 'bindery',
+    ['--import', './bench/instrument.mjs', 'bin/bindery.js', 'serve'],
+    {
+      DATABASE_URL: databaseUrl,
+      LOG_LEVEL: 'warn',
+      PUBLIC_URL: 'http://bench.invalid',
+      RATE_LIMIT_PER_MINUTE: '0',
+      WORKERS: String(workers),
+    },
     '/readyz',
   );
 }
 
-function startCeiling(): Promise<Server> {
-  return startServer('ceiling', ['--import', 'tsx', 'bench/ceiling.ts'], {}, '/');
+function startCeiling(payloadFile: string): Promise<Server> {
+  return startServer('ceiling', ['--import', 'tsx', 'bench/ceiling.ts'], { BENCH_PAYLOADS: payloadFile }, '/');
+}
+
+/** Builds dist/ when it is missing or older than src/ (the bench measures the production build). */
+function ensureBuild(): void {
+  if (process.env.BENCH_BUILD === '0') return;
+  const newest = (dir: string): number => {
+    let latest = 0;
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+      if (entry.isFile()) latest = Math.max(latest, fs.statSync(`${entry.parentPath}/${entry.name}`).mtimeMs);
+    }
+    return latest;
+  };
+  const built = path.join(ROOT, 'dist/cli.js');
+  if (fs.existsSync(built) && fs.statSync(built).mtimeMs >= newest(path.join(ROOT, 'src'))) return;
+  log('building dist/ (npm run build)...');
+  execFileSync('npm', ['run', 'build'], { cwd: ROOT, stdio: ['ignore', 'ignore', 'inherit'] });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -196,7 +271,6 @@ async function getJson(url: string, token?: string): Promise<{ status: number; b
   return { status: response.status, body };
 }
 
-/** Throws unless `url` answers 200 (and passes `check`), so a run never measures error responses. */
 async function expect200(url: string, token: string | undefined, check?: (body: any) => string | undefined) {
   const { status, body } = await getJson(url, token);
   if (status !== 200) throw new Error(`GET ${url} answered ${status}: ${JSON.stringify(body).slice(0, 300)}`);
@@ -211,13 +285,13 @@ interface Measurement {
   p99: number;
   responses: number;
   bytesPerResponse: number;
-  non2xx: number;
-  errors: number;
-  timeouts: number;
-  statusCodes: Record<string, number>;
+  /** CPU time of the server (all its processes) per response, µs. */
+  cpuPerRequest: number;
+  /** SQL statements per response; NaN when not counted. */
+  queriesPerRequest: number;
+  failures: string | null;
 }
 
-/** One autocannon run. */
 interface Segment {
   latencies: number[];
   seconds: number;
@@ -226,6 +300,8 @@ interface Segment {
   errors: number;
   timeouts: number;
   statusCodes: Record<string, number>;
+  cpuMicros: number;
+  queries: number;
 }
 
 function percentile(sorted: Float64Array, q: number): number {
@@ -233,12 +309,11 @@ function percentile(sorted: Float64Array, q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1))] as number;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Loads `url` for `seconds` with autocannon; latencies are taken per response (sub-millisecond). */
-async function load(url: string, token: string | undefined, seconds: number): Promise<Segment> {
+/** Loads `url` for `seconds`; CPU and queries of `server` are read around the run. */
+async function load(server: Server, url: string, token: string | undefined, seconds: number): Promise<Segment> {
   if (new URL(url).hostname !== HOST) throw new Error(`refusing to load ${url}: only ${HOST} is benchmarked`);
   const latencies: number[] = [];
+  const before = { tree: processTree(server.pid), stats: await server.stats() };
   const instance = autocannon({
     url,
     connections: CONNECTIONS,
@@ -250,9 +325,9 @@ async function load(url: string, token: string | undefined, seconds: number): Pr
     latencies.push(responseTime);
   });
   const result = await instance;
-  // Requests cut off when the run stopped may still be running in the server: let them finish
-  // before the next run starts (or the server is stopped).
+  // Requests cut off when the run stopped may still be running in the server: let them finish.
   await sleep(300);
+  const after = { tree: processTree(server.pid), stats: await server.stats() };
   return {
     latencies,
     seconds: result.duration,
@@ -261,160 +336,359 @@ async function load(url: string, token: string | undefined, seconds: number): Pr
     errors: result.errors,
     timeouts: result.timeouts,
     statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats).map(([code, s]) => [code, s.count])),
+    cpuMicros: after.tree.cpuMicros - before.tree.cpuMicros,
+    queries: before.stats && after.stats ? after.stats.queries - before.stats.queries : Number.NaN,
   };
 }
 
 function summarize(segments: Segment[]): Measurement {
   const sorted = Float64Array.from(segments.flatMap((s) => s.latencies)).sort();
   const sum = (f: (s: Segment) => number) => segments.reduce((total, s) => total + f(s), 0);
-  const statusCodes: Record<string, number> = {};
-  for (const s of segments) {
-    for (const [code, n] of Object.entries(s.statusCodes)) statusCodes[code] = (statusCodes[code] ?? 0) + n;
-  }
   const responses = sorted.length;
+  const codes: Record<string, number> = {};
+  for (const s of segments) for (const [c, n] of Object.entries(s.statusCodes)) codes[c] = (codes[c] ?? 0) + n;
+  const non2xx = sum((s) => s.non2xx);
+  const errors = sum((s) => s.errors + s.timeouts);
+  const bad = Object.entries(codes).filter(([c]) => !c.startsWith('2'));
   return {
     rps: responses / sum((s) => s.seconds),
     p50: percentile(sorted, 0.5),
     p99: percentile(sorted, 0.99),
     responses,
     bytesPerResponse: responses > 0 ? sum((s) => s.bytes) / responses : 0,
-    non2xx: sum((s) => s.non2xx),
-    errors: sum((s) => s.errors),
-    timeouts: sum((s) => s.timeouts),
-    statusCodes,
+    cpuPerRequest: responses > 0 ? sum((s) => s.cpuMicros) / responses : Number.NaN,
+    queriesPerRequest: responses > 0 ? sum((s) => s.queries) / responses : Number.NaN,
+    failures:
+      non2xx + errors > 0
+        ? `${non2xx} non-2xx (${bad.map(([c, n]) => `${c}x${n}`).join(', ')}), ${errors} errors/timeouts`
+        : null,
   };
 }
 
-/**
- * Measures each URL for {@link DURATION} seconds after a warm-up. Several URLs are measured
- * interleaved (A B A B, half the time each), so drift on a shared machine does not favour one.
- */
-async function measure(urls: string[], token?: string): Promise<Measurement[]> {
-  for (const url of urls) await load(url, token, WARMUP);
+/** Measures each URL after a warm-up; several URLs are interleaved (A B A B) so drift favours none. */
+async function measure(server: Server, urls: string[], token?: string): Promise<Measurement[]> {
+  for (const url of urls) await load(server, url, token, WARMUP);
   const rounds = urls.length > 1 ? 2 : 1;
   const segments: Segment[][] = urls.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, url] of urls.entries()) segments[i]!.push(await load(url, token, DURATION / rounds));
+    for (const [i, url] of urls.entries()) segments[i]!.push(await load(server, url, token, DURATION / rounds));
   }
   return segments.map(summarize);
 }
 
 // ---------------------------------------------------------------------------------------------
-// One database
+// Endpoints
+
+type Kind = 'single' | 'list';
+interface Endpoint {
+  endpoint: string;
+  kind: Kind;
+  /** The list ceiling this endpoint is compared with (same payload, same schema). */
+  ceiling?: string;
+  path: string;
+  check: (body: any) => string | undefined;
+}
 
 interface Row {
   endpoint: string;
+  kind: Kind;
+  ceiling?: string;
   m: Measurement;
 }
 
-interface DatabaseRun {
-  label: string;
-  seeded: Seeded;
-  rows: Row[];
-  walkSeconds: number;
-  first: Measurement;
-  deep: Measurement;
-  /** 1-minute load average when the run ended: other work on the machine skews the numbers. */
-  loadAverage: number;
+function endpoints(s: Seeded, deepCursor: string): Endpoint[][] {
+  const org = `/v1/orgs/${s.organizationId}`;
+  const same = (field: string, value: string) => (b: any) => (b[field] === value ? undefined : `wrong ${field}`);
+  const items = (n: number) => (b: any) =>
+    b.items?.length === n ? undefined : `expected ${n} items, got ${b.items?.length}`;
+  const members = `${org}/members?limit=${PAGE_LIMIT}`;
+  return [
+    [{ endpoint: 'GET /orgs/{id}', kind: 'single', path: org, check: same('id', s.organizationId) }],
+    [
+      {
+        endpoint: 'GET /orgs/{id}/members/{userId}',
+        kind: 'single',
+        path: `${org}/members/${s.sampleUserId}`,
+        check: same('id', s.sampleUserId),
+      },
+    ],
+    [{ endpoint: 'GET /spaces/{id}', kind: 'single', path: `/v1/spaces/${s.spaceId}`, check: same('id', s.spaceId) }],
+    [
+      {
+        endpoint: 'GET /orgs/{id}/sites/{siteId}',
+        kind: 'single',
+        path: `${org}/sites/${s.siteId}`,
+        check: same('id', s.siteId),
+      },
+    ],
+    [
+      {
+        endpoint: 'GET /collections/{id}',
+        kind: 'single',
+        path: `/v1/collections/${s.collectionId}`,
+        check: same('id', s.collectionId),
+      },
+    ],
+    [
+      {
+        endpoint: 'GET /spaces/{id}/change-requests/{crId}',
+        kind: 'single',
+        path: `/v1/spaces/${s.contentSpaceId}/change-requests/${s.changeRequestId}`,
+        check: same('id', s.changeRequestId),
+      },
+    ],
+    [
+      {
+        endpoint: 'GET /spaces/{id}/content/page/{pageId}',
+        kind: 'single',
+        path: `/v1/spaces/${s.contentSpaceId}/content/page/${s.pageId}`,
+        check: same('id', s.pageId),
+      },
+    ],
+    [
+      {
+        endpoint: 'GET /orgs/{id}/members (page 1)',
+        kind: 'list',
+        ceiling: 'members',
+        path: members,
+        check: items(100),
+      },
+      {
+        endpoint: 'GET /orgs/{id}/members (page 900)',
+        kind: 'list',
+        ceiling: 'members',
+        path: `${members}&page=${encodeURIComponent(deepCursor)}`,
+        check: items(100),
+      },
+    ],
+    [
+      {
+        endpoint: 'GET /orgs/{id}/teams',
+        kind: 'list',
+        ceiling: 'teams',
+        path: `${org}/teams?limit=100`,
+        check: items(s.teams),
+      },
+    ],
+    [
+      {
+        endpoint: 'GET /orgs/{id}/spaces',
+        kind: 'list',
+        ceiling: 'spaces',
+        path: `${org}/spaces?limit=100`,
+        check: items(100),
+      },
+    ],
+    [
+      {
+        endpoint: 'GET /orgs/{id}/sites',
+        kind: 'list',
+        ceiling: 'sites',
+        path: `${org}/sites?limit=100`,
+        check: items(100),
+      },
+    ],
+    [
+      {
+        endpoint: 'GET /spaces/{id}/content/pages',
+        kind: 'list',
+        ceiling: 'pages',
+        path: `/v1/spaces/${s.contentSpaceId}/content/pages`,
+        check: (b) => (b.pages?.length === PAGES ? undefined : `expected ${PAGES} pages, got ${b.pages?.length}`),
+      },
+    ],
+  ];
 }
 
-/** Walks the member list with `next.page` to the cursor of page {@link DEEP_PAGE}, checking the paging. */
-async function deepPageCursor(membersUrl: string, token: string, expected: number): Promise<string> {
+/** Walks the member list with `next.page` to the cursor of page `target`, checking the paging. */
+async function pageCursor(baseUrl: string, s: Seeded, target: number): Promise<string> {
+  const url = `${baseUrl}/v1/orgs/${s.organizationId}/members?limit=${PAGE_LIMIT}`;
   const seen = new Set<string>();
   let cursor: string | undefined;
-  let deepCursor: string | undefined;
-  for (let page = 1; ; page++) {
-    if (page === DEEP_PAGE) deepCursor = cursor;
-    const url = cursor ? `${membersUrl}&page=${encodeURIComponent(cursor)}` : membersUrl;
-    const body = await expect200(url, token);
-    if (body.count !== expected) throw new Error(`member list count is ${body.count}, expected ${expected}`);
+  for (let page = 1; page < target; page++) {
+    const body = await expect200(cursor ? `${url}&page=${encodeURIComponent(cursor)}` : url, s.token);
+    if (body.count !== s.memberCount) throw new Error(`member count is ${body.count}, expected ${s.memberCount}`);
     for (const item of body.items as { id: string }[]) {
       if (seen.has(item.id)) throw new Error(`member ${item.id} listed twice (page ${page})`);
       seen.add(item.id);
     }
     cursor = body.next?.page;
-    if (!cursor) break;
-    if (body.items.length !== PAGE_LIMIT) throw new Error(`page ${page} has ${body.items.length} items and a next`);
+    if (!cursor) throw new Error(`the member list ends at page ${page}, before page ${target}`);
   }
-  if (seen.size !== expected)
-    throw new Error(`walking the member list gave ${seen.size} members, expected ${expected}`);
-  if (!deepCursor) throw new Error(`the member list has fewer than ${DEEP_PAGE} pages`);
-  return deepCursor;
+  if (!cursor) throw new Error('no cursor');
+  return cursor;
 }
 
-async function benchDatabase(label: string, databaseUrl: string): Promise<DatabaseRun> {
-  process.stderr.write(`\n[${label}] seeding ${MEMBERS} members and ${TEAMS} teams...\n`);
-  const seeded = await seed(databaseUrl);
-  process.stderr.write(
-    `[${label}] seeded in ${seeded.seconds.toFixed(1)} s (${seeded.teamMemberships} team memberships)\n`,
+// ---------------------------------------------------------------------------------------------
+// Write paths: timed one at a time (each changes data, so autocannon cannot repeat them).
+
+interface WriteRow {
+  endpoint: string;
+  ms: number;
+  cpuPerRequest: number;
+  queriesPerRequest: number;
+}
+
+async function measureWrites(server: Server, s: Seeded): Promise<WriteRow[]> {
+  const api = new Api(server.baseUrl, s.token);
+  const space = s.contentSpaceId;
+  const rows: WriteRow[] = [];
+  const timed = async (
+    endpoint: string,
+    prepare: (i: number) => Promise<unknown>,
+    run: (p: any) => Promise<unknown>,
+  ) => {
+    let ms = 0;
+    let cpu = 0;
+    let queries = 0;
+    for (let i = 0; i < WRITES; i++) {
+      const prepared = await prepare(i);
+      const before = await server.stats();
+      const started = performance.now();
+      await run(prepared);
+      ms += performance.now() - started;
+      const after = await server.stats();
+      if (before && after) {
+        cpu += after.cpuMicros - before.cpuMicros;
+        queries += after.queries - before.queries;
+      }
+    }
+    rows.push({ endpoint, ms: ms / WRITES, cpuPerRequest: cpu / WRITES, queriesPerRequest: queries / WRITES });
+  };
+  await timed(
+    'POST /orgs/{id}/collections',
+    async () => undefined,
+    () => api.call('POST', `/orgs/${s.organizationId}/collections`, { title: 'Timed collection' }),
   );
+  const cr = await api.call('POST', `/spaces/${space}/change-requests`, { subject: 'Timed edits' });
+  await timed(
+    'POST /spaces/{id}/change-requests/{crId}/content (update one page)',
+    async () => undefined,
+    () =>
+      api.call('POST', `/spaces/${space}/change-requests/${cr.id}/content`, {
+        changes: [{ operation: 'update_page', page: s.pageId, document: { markdown: `Edited ${Math.random()}\n` } }],
+      }),
+  );
+  await timed(
+    'POST /spaces/{id}/change-requests/{crId}/merge (one page changed)',
+    async (i) => {
+      const next = await api.call('POST', `/spaces/${space}/change-requests`, { subject: `Merge ${i}` });
+      await api.call('POST', `/spaces/${space}/change-requests/${next.id}/content`, {
+        changes: [{ operation: 'update_page', page: s.pageId, title: `Merged ${i}` }],
+      });
+      return next.id;
+    },
+    (id: string) => api.call('POST', `/spaces/${space}/change-requests/${id}/merge`, {}),
+  );
+  return rows;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One database
+
+interface DatabaseRun {
+  label: string;
+  seeded: Seeded;
+  rows: Row[];
+  workerRows: Row[];
+  writes: WriteRow[];
+  rssIdle: number;
+  rssLoaded: number;
+  rssIdleWorkers: number;
+  loadAverage: number[];
+}
+
+let payloadFile: string | undefined;
+
+async function benchDatabase(label: string, databaseUrl: string, tmp: string): Promise<DatabaseRun> {
+  log(`\n[${label}] seeding through the API: ${MEMBERS} members...`);
+  const ids = bootstrap(ROOT, databaseUrl);
+  let seeded: Seeded;
+  const seeder = await startBindery(databaseUrl);
+  try {
+    seeded = await seed(new Api(seeder.baseUrl, ids.token), ids, MEMBERS, (line) => log(`[${label}] ${line}`));
+  } finally {
+    await seeder.stop();
+  }
+  log(`[${label}] seeded in ${seeded.seconds.toFixed(0)} s`);
+  if (isPostgresUrl(databaseUrl)) {
+    // Autovacuum analyzes tables this size within a minute of the load: give the planner its statistics now.
+    const client = new pg.Client({ connectionString: databaseUrl });
+    await client.connect();
+    await client.query('analyze');
+    await client.end();
+  }
+
   const server = await startBindery(databaseUrl);
   try {
-    const { token, organizationId: org } = seeded;
-    const base = `${server.baseUrl}/v1/orgs/${org}`;
-    const membersUrl = `${base}/members?limit=${PAGE_LIMIT}`;
-    const walkStarted = performance.now();
-    const deepCursor = await deepPageCursor(membersUrl, token, seeded.memberCount);
-    const walkSeconds = (performance.now() - walkStarted) / 1000;
-
-    const isPage = (body: any) =>
-      body.items?.length === PAGE_LIMIT ? undefined : `expected ${PAGE_LIMIT} items, got ${body.items?.length}`;
-    type Endpoint = { endpoint: string; url: string; check: (body: any) => string | undefined };
-    const firstPage: Endpoint = {
-      endpoint: `GET /v1/orgs/{id}/members?limit=${PAGE_LIMIT} (page 1)`,
-      url: membersUrl,
-      check: isPage,
-    };
-    const deepPage: Endpoint = {
-      endpoint: `GET /v1/orgs/{id}/members?limit=${PAGE_LIMIT} (page ${DEEP_PAGE})`,
-      url: `${membersUrl}&page=${encodeURIComponent(deepCursor)}`,
-      check: isPage,
-    };
-    // Groups are measured interleaved: page 1 and the deep page are compared with each other.
-    const groups: Endpoint[][] = [
-      [{ endpoint: 'GET /v1/orgs/{id}', url: base, check: (b) => (b.id === org ? undefined : 'wrong organization') }],
-      [firstPage, deepPage],
-      [
-        {
-          endpoint: 'GET /v1/orgs/{id}/members/{userId}',
-          url: `${base}/members/${seeded.sampleUserId}`,
-          check: (b) => (b.id === seeded.sampleUserId ? undefined : 'wrong member'),
-        },
-      ],
-      [
-        {
-          endpoint: 'GET /v1/orgs/{id}/teams',
-          url: `${base}/teams`,
-          check: (b) => (b.items?.length === TEAMS ? undefined : `expected ${TEAMS} teams, got ${b.items?.length}`),
-        },
-      ],
-    ];
-    const rows: Row[] = [];
-    for (const group of groups) {
-      for (const { url, check } of group) await expect200(url, token, check);
-      process.stderr.write(`[${label}] ${group.map((e) => e.endpoint).join(' + ')}\n`);
-      const measured = await measure(
-        group.map((e) => e.url),
-        token,
-      );
-      for (const [i, { endpoint }] of group.entries()) rows.push({ endpoint, m: measured[i]! });
+    await sleep(2_000);
+    const rssIdle = processTree(server.pid).rss;
+    const deepPage = Math.round(0.9 * Math.ceil(seeded.memberCount / PAGE_LIMIT));
+    const deepCursor = await pageCursor(server.baseUrl, seeded, deepPage);
+    const groups = endpoints(seeded, deepCursor).map((group) =>
+      group.map((e) =>
+        e.endpoint.includes('page 900') ? { ...e, endpoint: e.endpoint.replace('900', String(deepPage)) } : e,
+      ),
+    );
+    if (!payloadFile) {
+      // The list ceilings answer what Bindery answered, through the same response schema.
+      const payloads: { path: string; schema: string; body: unknown }[] = [];
+      for (const e of groups.flat()) {
+        if (e.kind !== 'list' || payloads.some((p) => p.schema === e.ceiling)) continue;
+        payloads.push({
+          path: `/${e.ceiling}`,
+          schema: e.ceiling as string,
+          body: await expect200(server.baseUrl + e.path, seeded.token),
+        });
+      }
+      payloadFile = path.join(tmp, 'payloads.json');
+      fs.writeFileSync(payloadFile, JSON.stringify(payloads));
     }
-    const find = (e: Endpoint) => rows.find((r) => r.endpoint === e.endpoint)!.m;
-    return {
-      label,
-      seeded,
-      rows,
-      walkSeconds,
-      first: find(firstPage),
-      deep: find(deepPage),
-      loadAverage: os.loadavg()[0] ?? 0,
-    };
+    const rows: Row[] = [];
+    for (const group of groups.map((g) => g.filter((e) => !ONLY || ONLY.test(e.endpoint))).filter((g) => g.length)) {
+      for (const e of group) await expect200(server.baseUrl + e.path, seeded.token, e.check);
+      log(`[${label}] ${group.map((e) => e.endpoint).join(' + ')}`);
+      const measured = await measure(
+        server,
+        group.map((e) => server.baseUrl + e.path),
+        seeded.token,
+      );
+      for (const [i, e] of group.entries())
+        rows.push({ endpoint: e.endpoint, kind: e.kind, ceiling: e.ceiling, m: measured[i]! });
+    }
+    const rssLoaded = processTree(server.pid).rss;
+    log(`[${label}] write paths`);
+    const writes = WRITES > 0 ? await measureWrites(server, seeded) : [];
+    const loadAverage = os.loadavg();
+    await server.stop();
+
+    let workerRows: Row[] = [];
+    let rssIdleWorkers = Number.NaN;
+    if (WORKERS > 1) {
+      const cluster = await startBindery(databaseUrl, WORKERS);
+      try {
+        await sleep(2_000);
+        rssIdleWorkers = processTree(cluster.pid).rss;
+        const picked = groups
+          .flat()
+          .filter((e) => /^GET \/orgs\/\{id\}$|members \(page 1\)|members\/\{userId\}/.test(e.endpoint));
+        for (const e of picked) {
+          log(`[${label}] WORKERS=${WORKERS} ${e.endpoint}`);
+          const [m] = await measure(cluster, [cluster.baseUrl + e.path], seeded.token);
+          workerRows.push({ endpoint: `${e.endpoint} (WORKERS=${WORKERS})`, kind: e.kind, ceiling: e.ceiling, m: m! });
+        }
+      } finally {
+        await cluster.stop();
+      }
+    } else {
+      workerRows = [];
+    }
+    return { label, seeded, rows, workerRows, writes, rssIdle, rssLoaded, rssIdleWorkers, loadAverage };
   } finally {
     await server.stop();
   }
 }
 
-/** Creates a database for this run on the server of `adminUrl`; returns its URL and registers its drop. */
 async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; version: string }> {
   const name = `bindery_bench_${Date.now()}_${process.pid}`;
   const client = new pg.Client({ connectionString: adminUrl });
@@ -431,7 +705,6 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
     await dropper.connect();
     try {
       await dropper.query(`drop database if exists ${name} with (force)`);
-      process.stderr.write(`dropped database ${name}\n`);
     } finally {
       await dropper.end();
     }
@@ -447,43 +720,60 @@ async function createPostgresDatabase(adminUrl: string): Promise<{ url: string; 
 function fixed(value: number, digits: number): string {
   return Number.isFinite(value) ? value.toFixed(digits) : '-';
 }
+const mb = (bytes: number) => `${fixed(bytes / 2 ** 20, 0)} MB`;
 
-function printTable(title: string, rows: Row[], ceiling: Measurement): void {
-  const header = ['endpoint', 'req/s', 'p50 ms', 'p99 ms', 'vs ceiling', 'KB/resp', 'non-2xx', 'errors'];
-  const all = [{ endpoint: 'ceiling: bare Fastify GET / {"hello":"world"}', m: ceiling }, ...rows];
-  const cells = all.map(({ endpoint, m }) => [
-    endpoint,
-    fixed(m.rps, 0),
-    fixed(m.p50, 2),
-    fixed(m.p99, 2),
-    `${fixed((m.rps / ceiling.rps) * 100, 1)}%`,
-    fixed(m.bytesPerResponse / 1024, 1),
-    String(m.non2xx),
-    String(m.errors + m.timeouts),
-  ]);
+function table(header: string[], cells: string[][]): void {
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
   const line = (c: string[]) => c.map((v, i) => (i === 0 ? v.padEnd(widths[i]!) : v.padStart(widths[i]!))).join('  ');
-  console.log(`\n${title}`);
   console.log(line(header));
   console.log(widths.map((w) => '-'.repeat(w)).join('  '));
   for (const c of cells) console.log(line(c));
-  for (const { endpoint, m } of all) {
-    const codes = Object.entries(m.statusCodes).filter(([code]) => !code.startsWith('2'));
-    if (m.non2xx > 0 || m.errors > 0 || m.timeouts > 0) {
-      console.log(
-        `  !! ${endpoint}: ${m.non2xx} non-2xx (${codes.map(([c, n]) => `${c}x${n}`).join(', ')}), ` +
-          `${m.errors} errors, ${m.timeouts} timeouts: its numbers are not valid`,
-      );
-    }
-  }
 }
 
-function printDeepRatio(run: DatabaseRun): void {
-  const { first, deep } = run;
+function printRun(run: DatabaseRun, ceilings: Map<string, Measurement>, sqlite?: DatabaseRun): void {
+  console.log(`\n== ${run.label} ==`);
+  const single = ceilings.get('single') as Measurement;
+  const header = ['endpoint', 'req/s', 'CPU µs/req', 'queries/req', 'p50 ms', 'p99 ms', 'vs ceiling', 'KB/resp'];
+  if (sqlite) header.push('SQLite/this');
+  const cells = [...run.rows, ...run.workerRows].map(({ endpoint, kind, ceiling, m }) => {
+    const reference = kind === 'list' ? (ceilings.get(ceiling as string) as Measurement) : single;
+    const cell = [
+      endpoint,
+      fixed(m.rps, 0),
+      fixed(m.cpuPerRequest, 0),
+      fixed(m.queriesPerRequest, 1),
+      fixed(m.p50, 2),
+      fixed(m.p99, 2),
+      `${fixed((m.rps / reference.rps) * 100, 1)}%`,
+      fixed(m.bytesPerResponse / 1024, 1),
+    ];
+    if (sqlite) {
+      const other = [...sqlite.rows, ...sqlite.workerRows].find((r) => r.endpoint === endpoint);
+      cell.push(other ? `${fixed(other.m.rps / m.rps, 2)}x` : '-');
+    }
+    return cell;
+  });
+  table(header, cells);
+  for (const { endpoint, m } of [...run.rows, ...run.workerRows]) {
+    if (m.failures) console.log(`  !! ${endpoint}: ${m.failures}: its numbers are not valid`);
+  }
+  const lists = run.rows.filter((r) => r.endpoint.startsWith('GET /orgs/{id}/members (page'));
+  if (lists.length === 2) {
+    const [first, deep] = lists.map((r) => r.m) as [Measurement, Measurement];
+    console.log(
+      `deep page vs first page: time per request ${fixed(first.rps / deep.rps, 2)}x, CPU ${fixed(deep.cpuPerRequest / first.cpuPerRequest, 2)}x, p99 ${fixed(deep.p99 / first.p99, 2)}x`,
+    );
+  }
   console.log(
-    `deep page (${DEEP_PAGE} of ${Math.ceil(run.seeded.memberCount / PAGE_LIMIT)}) vs first page: ` +
-      `req/s ${fixed(deep.rps / first.rps, 2)}x, p50 ${fixed(deep.p50 / first.p50, 2)}x, ` +
-      `p99 ${fixed(deep.p99 / first.p99, 2)}x`,
+    `RSS: idle after start ${mb(run.rssIdle)} (1 process), after load ${mb(run.rssLoaded)}; WORKERS=${WORKERS} idle ${mb(run.rssIdleWorkers)} (all processes)`,
+  );
+  console.log('write paths (one at a time):');
+  table(
+    ['operation', 'ms', 'CPU µs/req', 'queries/req'],
+    run.writes.map((w) => [w.endpoint, fixed(w.ms, 1), fixed(w.cpuPerRequest, 0), fixed(w.queriesPerRequest, 1)]),
+  );
+  console.log(
+    `(seeded through the API in ${fixed(run.seeded.seconds, 0)} s; load average at the end ${run.loadAverage.map((l) => fixed(l, 2)).join(' ')})`,
   );
 }
 
@@ -491,6 +781,7 @@ function printDeepRatio(run: DatabaseRun): void {
 
 async function main(): Promise<void> {
   const started = performance.now();
+  ensureBuild();
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-'));
   cleanups.push(() => fs.rmSync(tmp, { recursive: true, force: true }));
   const envUrl = process.env.DATABASE_URL;
@@ -499,51 +790,54 @@ async function main(): Promise<void> {
   const cpus = os.cpus();
   const machine =
     `machine: ${os.availableParallelism()} cores (${cpus[0]?.model.trim() ?? 'unknown CPU'}), ` +
-    `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB, ${os.platform()} ${os.release()}; Node ${process.version}`;
+    `${(os.totalmem() / 2 ** 30).toFixed(1)} GiB; Node ${process.version}`;
   const setup =
-    `load: autocannon ${CONNECTIONS} connections, ${DURATION} s per endpoint after ${WARMUP} s warm-up, ` +
-    `to ${HOST}; data: 1 organization, ${MEMBERS} members + admin, ${TEAMS} teams`;
-  const note = 'statistics: postgres tables ANALYZEd after seeding (as autovacuum would); sqlite not (as the server)';
-  console.log(machine);
-  console.log(setup);
-  const loadAtStart = os.loadavg()[0] ?? 0;
-  if (loadAtStart > 0.5) {
-    console.log(
-      `note: 1-min load average is ${loadAtStart.toFixed(2)} before starting: something else is using the CPU, ` +
-        'expect noisy numbers',
-    );
-  }
+    `load: autocannon ${CONNECTIONS} connections, ${DURATION} s per endpoint after ${WARMUP} s warm-up; ` +
+    `data: 1 organization seeded through the API, ${MEMBERS} members + admin`;
+  const loadAtStart = os.loadavg();
+  log(machine);
 
-  const ceilingServer = await startCeiling();
-  let ceiling: Measurement;
+  const runs: DatabaseRun[] = [];
+  runs.push(await benchDatabase('sqlite', `sqlite:${path.join(tmp, 'bench.sqlite')}`, tmp));
+
+  const ceilings = new Map<string, Measurement>();
+  const ceilingServer = await startCeiling(payloadFile as string);
   try {
-    await expect200(`${ceilingServer.baseUrl}/`, undefined, (b) => (b.hello === 'world' ? undefined : 'wrong body'));
-    process.stderr.write('[ceiling] GET /\n');
-    [ceiling] = (await measure([`${ceilingServer.baseUrl}/`])) as [Measurement];
+    const payloads = JSON.parse(fs.readFileSync(payloadFile as string, 'utf8')) as { schema: string }[];
+    const urls = [`${ceilingServer.baseUrl}/`, ...payloads.map((p) => `${ceilingServer.baseUrl}/${p.schema}`)];
+    for (const url of urls) await expect200(url, undefined);
+    log('[ceiling] bare routes');
+    for (const [i, url] of urls.entries()) {
+      const [m] = await measure(ceilingServer, [url]);
+      ceilings.set(i === 0 ? 'single' : (payloads[i - 1]?.schema as string), m!);
+    }
   } finally {
     await ceilingServer.stop();
   }
 
-  const runs: DatabaseRun[] = [];
-  runs.push(await benchDatabase('sqlite', `sqlite:${path.join(tmp, 'bench.sqlite')}`));
   if (postgresUrl) {
     const { url, version } = await createPostgresDatabase(postgresUrl);
-    runs.push(await benchDatabase(`postgres ${version}`, url));
+    runs.push(await benchDatabase(`postgres ${version}`, url, tmp));
   }
 
-  console.log(`\n${machine}\n${setup}\n${note}\n1-min load average at start ${fixed(loadAtStart, 2)}`);
-  for (const run of runs) {
-    printTable(`== ${run.label} ==`, run.rows, ceiling);
-    printDeepRatio(run);
-    console.log(
-      `(seeded in ${fixed(run.seeded.seconds, 1)} s; walking all ${Math.ceil(run.seeded.memberCount / PAGE_LIMIT)} ` +
-        `member pages once took ${fixed(run.walkSeconds, 2)} s; 1-min load average at the end ${fixed(run.loadAverage, 2)}, the benchmark itself accounting for ~2)`,
-    );
-  }
-  const invalid = [ceiling, ...runs.flatMap((r) => r.rows.map((row) => row.m))].some(
-    (m) => m.non2xx > 0 || m.errors > 0 || m.timeouts > 0,
+  console.log(`\n${machine}\n${setup}\nload average at start ${loadAtStart.map((l) => fixed(l, 2)).join(' ')}`);
+  console.log('\nceilings (bare Fastify, no logging, validation, authentication or database):');
+  table(
+    ['route', 'req/s', 'CPU µs/req', 'p50 ms', 'p99 ms', 'KB/resp'],
+    [...ceilings].map(([name, m]) => [
+      name === 'single' ? 'GET / {"hello":"world"}' : `GET /${name} (same payload and schema)`,
+      fixed(m.rps, 0),
+      fixed(m.cpuPerRequest, 0),
+      fixed(m.p50, 2),
+      fixed(m.p99, 2),
+      fixed(m.bytesPerResponse / 1024, 1),
+    ]),
   );
+  for (const [i, run] of runs.entries()) printRun(run, ceilings, i > 0 ? runs[0] : undefined);
   console.log(`\ntotal ${fixed((performance.now() - started) / 1000, 0)} s`);
+  const invalid = [...ceilings.values(), ...runs.flatMap((r) => [...r.rows, ...r.workerRows].map((row) => row.m))].some(
+    (m) => m.failures,
+  );
   if (invalid) {
     console.log('some runs had non-2xx answers or errors (marked !! above)');
     process.exitCode = 1;
@@ -552,7 +846,7 @@ async function main(): Promise<void> {
 
 main()
   .catch((error: unknown) => {
-    process.stderr.write(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    log(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exitCode = 1;
   })
   .finally(() => cleanUp());

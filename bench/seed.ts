@@ -1,120 +1,204 @@
 /**
- * Seeds a benchmark organization straight through Kysely: an admin (through the repos, as the CLI's
- * `bootstrap` does), then 10,000 members, 100 teams and their memberships in batched inserts inside
- * one transaction, and a token for the admin. On PostgreSQL the tables are then analyzed.
+ * Seeds a benchmark organization through Bindery's own API, as its users would: `bindery bootstrap`
+ * for the admin, its organization and token, then HTTP requests to a running server for everything
+ * else (invites of BENCH_MEMBERS members, 500 per request; teams with their members; spaces; sites;
+ * a collection; a space whose live content has 100 pages, merged from a change request; and an open
+ * change request). Every row is written by the API's own writes, so what the bench measures is what
+ * an organization built by its users looks like.
  */
+import { execFileSync } from 'node:child_process';
 
-import { sql } from 'kysely';
-import { createOrganization } from '../src/api/organizations/repo.js';
-import { findOrCreateUser } from '../src/api/users/repo.js';
-import { newId } from '../src/core/ids.js';
-import { createToken } from '../src/core/tokens.js';
-import { createDb, isPostgresUrl } from '../src/db/database.js';
-import { migrateToLatest } from '../src/db/migrate.js';
-import type { Database } from '../src/db/schema.js';
-
-export const MEMBERS = 10_000;
 export const TEAMS = 100;
+export const SPACES = 100;
+export const SITES = 100;
+export const PAGES = 100;
+/** Members per team: team t holds members t·50 … t·50+49 (the first of them owns it). */
+const TEAM_SIZE = 50;
+const INVITES_PER_REQUEST = 500;
+const ROLE_CYCLE = ['read', 'read', 'read', 'read', 'comment', 'edit', 'edit', 'review', 'create', null] as const;
 
 export interface Seeded {
   organizationId: string;
   adminId: string;
   token: string;
-  /** A seeded member who belongs to several teams (the single-member endpoint reads this one). */
+  /** A member who belongs to a team (the single-member endpoint reads this one). */
   sampleUserId: string;
-  /** Members listed by the API: the seeded ones plus the admin. */
+  /** Members listed by the API: the invited ones plus the admin. */
   memberCount: number;
-  teamMemberships: number;
+  teams: number;
+  spaceId: string;
+  contentSpaceId: string;
+  pageId: string;
+  siteId: string;
+  collectionId: string;
+  changeRequestId: string;
   seconds: number;
 }
 
-/** Rows per INSERT: keeps the bound parameters well under SQLite's and PostgreSQL's limits. */
-const BATCH = 1_000;
-
-function chunks<T>(rows: T[], size: number): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < rows.length; i += size) out.push(rows.slice(i, i + size));
-  return out;
+/** Creates the admin, organization and token with the CLI (what a new installation does). */
+export function bootstrap(
+  root: string,
+  databaseUrl: string,
+): { token: string; userId: string; organizationId: string } {
+  const out = execFileSync(
+    process.execPath,
+    [
+      'bin/bindery.js',
+      'bootstrap',
+      '--email',
+      'admin@bench.example',
+      '--name',
+      'Bench Admin',
+      '--org',
+      'Benchmark Org',
+    ],
+    { cwd: root, env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' }, encoding: 'utf8' },
+  );
+  return JSON.parse(out.trim().split('\n').pop() as string);
 }
 
-const ROLE_CYCLE = ['read', 'read', 'read', 'read', 'comment', 'edit', 'edit', 'review', 'create', null] as const;
+export class Api {
+  constructor(
+    readonly baseUrl: string,
+    readonly token: string,
+  ) {}
 
-export async function seed(databaseUrl: string): Promise<Seeded> {
-  const started = performance.now();
-  const db = createDb(databaseUrl);
-  try {
-    await migrateToLatest(db);
-    const admin = await findOrCreateUser(db, 'admin@bench.example', 'Bench Admin');
-    const org = await createOrganization(db, { title: 'Benchmark Org' }, admin.id);
-    const { token } = await createToken(db, admin.id);
-
-    // Members join over ~2 hours, five per second, so the (joined_at, user_id) keyset has ties to break.
-    const base = Date.parse('2025-01-01T00:00:00.000Z');
-    const users: Database['users'][] = [];
-    const members: Database['members'][] = [];
-    for (let i = 0; i < MEMBERS; i++) {
-      const id = newId();
-      const joined = new Date(base + Math.floor(i / 5) * 1000).toISOString();
-      users.push({
-        id,
-        email: `member${i}@bench.example`,
-        display_name: `Member ${String(i).padStart(5, '0')}`,
-        photo_url: null,
-        created_at: joined,
-      });
-      members.push({
-        organization_id: org.id,
-        user_id: id,
-        role: i % 500 === 0 ? 'admin' : ROLE_CYCLE[i % ROLE_CYCLE.length]!,
-        disabled: i % 97 === 0 ? 1 : 0,
-        sso: 0,
-        joined_at: joined,
-        last_seen_at: i % 2 === 0 ? new Date(base + 86_400_000 + i * 1000).toISOString() : null,
-      });
-    }
-    const now = new Date().toISOString();
-    const teams: Database['teams'][] = Array.from({ length: TEAMS }, (_, t) => ({
-      id: newId(),
-      organization_id: org.id,
-      title: `Team ${String(t).padStart(3, '0')}`,
-      created_at: now,
-    }));
-    // The first 6,000 members are in one team, every third of them in a second one as well;
-    // the admin owns team 0 and each team's first member owns it too.
-    const teamMembers: Database['team_members'][] = [
-      { team_id: teams[0]!.id, user_id: admin.id, role: 'owner', created_at: now },
-    ];
-    for (let i = 0; i < 6_000; i++) {
-      const userId = users[i]!.id;
-      const first = teams[i % TEAMS]!.id;
-      teamMembers.push({ team_id: first, user_id: userId, role: i < TEAMS ? 'owner' : 'member', created_at: now });
-      if (i % 3 === 0) {
-        const second = teams[(i * 7 + 1) % TEAMS]!.id;
-        if (second !== first) teamMembers.push({ team_id: second, user_id: userId, role: 'member', created_at: now });
+  /**
+   * One request; a connection error is retried (twice) with the same Idempotency-Key, so a write
+   * that did happen is replayed rather than done again.
+   */
+  async call<T = any>(method: string, path: string, body?: unknown): Promise<T> {
+    const key = `bench-${Math.random().toString(36).slice(2)}`;
+    for (let attempt = 0; ; attempt++) {
+      let response: Response;
+      try {
+        response = await fetch(`${this.baseUrl}/v1${path}`, {
+          method,
+          headers: {
+            authorization: `Bearer ${this.token}`,
+            ...(method === 'POST' ? { 'idempotency-key': key } : {}),
+            ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
+      } catch (error) {
+        if (attempt >= 2) throw error;
+        const cause = (error as { cause?: { message?: string } }).cause?.message;
+        process.stderr.write(`bench: ${method} ${path}: ${cause ?? String(error)}; retrying\n`);
+        continue;
       }
+      const text = await response.text();
+      if (response.status >= 300) {
+        throw new Error(`${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      }
+      return (text ? JSON.parse(text) : undefined) as T;
     }
-
-    await db.transaction().execute(async (trx) => {
-      for (const batch of chunks(users, BATCH)) await trx.insertInto('users').values(batch).execute();
-      for (const batch of chunks(members, BATCH)) await trx.insertInto('members').values(batch).execute();
-      await trx.insertInto('teams').values(teams).execute();
-      for (const batch of chunks(teamMembers, BATCH)) await trx.insertInto('team_members').values(batch).execute();
-    });
-    // PostgreSQL's autovacuum analyzes tables this size within a minute of the load, so a running
-    // server plans with statistics: give them now. SQLite is left as the server leaves it (Bindery
-    // never runs ANALYZE or PRAGMA optimize there), so its plans are the ones production gets.
-    if (isPostgresUrl(databaseUrl)) await sql`analyze`.execute(db);
-
-    return {
-      organizationId: org.id,
-      adminId: admin.id,
-      token,
-      sampleUserId: users[3_003]!.id,
-      memberCount: MEMBERS + 1,
-      teamMemberships: teamMembers.length,
-      seconds: (performance.now() - started) / 1000,
-    };
-  } finally {
-    await db.destroy();
   }
+}
+
+/** Runs `tasks` with at most `width` in flight. */
+async function inParallel(width: number, tasks: (() => Promise<unknown>)[]): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(width, tasks.length) }, async () => {
+      while (next < tasks.length) await (tasks[next++] as () => Promise<unknown>)();
+    }),
+  );
+}
+
+const email = (i: number) => `member${i}@bench.example`;
+
+export async function seed(
+  api: Api,
+  ids: { userId: string; organizationId: string },
+  members: number,
+  progress: (line: string) => void,
+): Promise<Seeded> {
+  const started = performance.now();
+  const org = ids.organizationId;
+
+  const invites: (() => Promise<unknown>)[] = [];
+  for (let from = 0; from < members; from += INVITES_PER_REQUEST) {
+    const emails: { email: string; role: string | null }[] = [];
+    for (let i = from; i < Math.min(members, from + INVITES_PER_REQUEST); i++) {
+      emails.push({ email: email(i), role: ROLE_CYCLE[i % ROLE_CYCLE.length] ?? null });
+    }
+    invites.push(() => api.call('POST', `/orgs/${org}/invites`, { emails }));
+  }
+  let sent = 0;
+  await inParallel(
+    2,
+    invites.map((invite) => async () => {
+      await invite();
+      sent++;
+      if (sent % 40 === 0) progress(`invited ${Math.min(members, sent * INVITES_PER_REQUEST)} members`);
+    }),
+  );
+
+  const phase = (name: string) => progress(`${name} at ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  phase('invites done');
+  const teams = Math.min(TEAMS, Math.floor(members / TEAM_SIZE));
+  await inParallel(
+    2,
+    Array.from({ length: teams }, (_, t) => () => {
+      const keys = Array.from({ length: TEAM_SIZE }, (_, k) => email(t * TEAM_SIZE + k));
+      return api.call('PUT', `/orgs/${org}/teams`, { title: `Team ${String(t).padStart(3, '0')}`, members: keys });
+    }),
+  );
+  phase('teams done');
+  const spaces: string[] = [];
+  await inParallel(
+    2,
+    Array.from({ length: SPACES }, (_, s) => async () => {
+      const space = await api.call('POST', `/orgs/${org}/spaces`, { title: `Space ${String(s).padStart(3, '0')}` });
+      spaces[s] = space.id;
+    }),
+  );
+  phase('spaces done');
+  const sites: string[] = [];
+  await inParallel(
+    2,
+    Array.from({ length: SITES }, (_, s) => async () => {
+      const site = await api.call('POST', `/orgs/${org}/sites`, { title: `Site ${String(s).padStart(3, '0')}` });
+      sites[s] = site.id;
+    }),
+  );
+  phase('sites done');
+  const collection = await api.call('POST', `/orgs/${org}/collections`, { title: 'Benchmark collection' });
+
+  // A space with 100 live pages, written by a change request and merged.
+  const contentSpaceId = spaces[0] as string;
+  const cr = await api.call('POST', `/spaces/${contentSpaceId}/change-requests`, { subject: 'Seed pages' });
+  for (let from = 0; from < PAGES; from += 50) {
+    const changes = Array.from({ length: 50 }, (_, k) => ({
+      operation: 'insert_page',
+      title: `Page ${from + k}`,
+      document: { markdown: `# Page ${from + k}\n\nSome text with **bold** and a [link](https://example.com).\n` },
+    }));
+    await api.call('POST', `/spaces/${contentSpaceId}/change-requests/${cr.id}/content`, { changes });
+  }
+  await api.call('POST', `/spaces/${contentSpaceId}/change-requests/${cr.id}/merge`, {});
+  const pages = await api.call('GET', `/spaces/${contentSpaceId}/content/pages`);
+  phase('pages done');
+  const open = await api.call('POST', `/spaces/${contentSpaceId}/change-requests`, { subject: 'Open change request' });
+
+  const sample = await api.call(
+    'GET',
+    `/orgs/${org}/members?limit=1&search=${encodeURIComponent(email(3003 % members))}`,
+  );
+  return {
+    organizationId: org,
+    adminId: ids.userId,
+    token: api.token,
+    sampleUserId: sample.items[0].id,
+    memberCount: members + 1,
+    teams,
+    spaceId: spaces[1] as string,
+    contentSpaceId,
+    pageId: pages.pages[0].id,
+    siteId: sites[0] as string,
+    collectionId: collection.id,
+    changeRequestId: open.id,
+    seconds: (performance.now() - started) / 1000,
+  };
 }

@@ -1,0 +1,39 @@
+// Preloaded into the benchmarked server (`node --import ./bench/instrument.mjs bin/bindery.js serve`):
+// counts the SQL statements the process executes, at the driver (better-sqlite3 statement runs,
+// pg `Client.query` calls), and answers `{type: 'stats'}` on the IPC channel with that count, the
+// process's CPU time and RSS. Nothing of Bindery is changed; the count includes BEGIN/COMMIT.
+import { createRequire } from 'node:module';
+
+const require = createRequire(import.meta.url);
+let queries = 0;
+
+const SQLite = require('better-sqlite3');
+const probe = new SQLite(':memory:');
+const statement = Object.getPrototypeOf(probe.prepare('select 1'));
+probe.close();
+for (const method of ['all', 'get', 'run', 'iterate']) {
+  const original = statement[method];
+  statement[method] = function counted(...args) {
+    queries++;
+    return original.apply(this, args);
+  };
+}
+
+const pg = require('pg');
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function counted(...args) {
+  queries++;
+  return query.apply(this, args);
+};
+
+process.on('message', (message) => {
+  if (message?.type !== 'stats' || !process.send) return;
+  const cpu = process.cpuUsage();
+  process.send({
+    type: 'stats',
+    id: message.id,
+    queries,
+    cpuMicros: cpu.user + cpu.system,
+    rss: process.memoryUsage().rss,
+  });
+});
