@@ -35,10 +35,20 @@ type ValidatorFactory = NonNullable<
   NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
 >;
 
+/**
+ * One coercing and one strict instance for the whole process, shared by every encapsulation
+ * context (Fastify asks for new compilers in each plugin: 429 Ajv instances, each holding its own
+ * compiled validators and formats). The shared schemas have unique ids, so each is added once.
+ * Ajv caches compiled validators by schema object, so routes that reuse a schema compile it once.
+ */
+let instances: { coercing: Ajv; strict: Ajv } | undefined;
+
 export const buildValidator = ((externalSchemas: Record<string, object> | undefined) => {
-  const coercing = build(true);
-  const strict = build(false);
+  instances ??= { coercing: build(true), strict: build(false) };
+  const { coercing, strict } = instances;
   for (const schema of Object.values(externalSchemas ?? {})) {
+    const id = (schema as { $id?: string }).$id;
+    if (id && coercing.getSchema(id)) continue;
     coercing.addSchema(schema);
     strict.addSchema(schema);
   }
