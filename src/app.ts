@@ -27,6 +27,7 @@ import { newId } from './core/ids.js';
 import { ResourceLocks } from './core/locks.js';
 import { registerMetrics } from './core/metrics.js';
 import { registerRateLimit } from './core/rate-limit.js';
+import { RequestLog } from './core/request-log.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
 import { buildValidator, rejectNulCharacters } from './core/validation.js';
@@ -68,6 +69,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       ],
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    // One cheap line per request instead of Fastify's two (core/request-log.ts).
+    logController: new RequestLog(),
     bodyLimit: config.bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => newId(16),
