@@ -10,7 +10,10 @@ export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) return super.requestCompleted(error, request, reply);
+    if (error) {
+      super.requestCompleted(error, request, reply);
+      return;
+    }
     const log = reply.log as FastifyReply['log'] & { isLevelEnabled?(level: string): boolean };
     if (log.isLevelEnabled && !log.isLevelEnabled('info')) return;
     log.info(
