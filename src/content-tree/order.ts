@@ -1,7 +1,7 @@
 /**
  * Order of the content tree: collections and spaces under the same parent (or at the top of the
  * organization) are siblings with 0-based `position`s. Placing an item renumbers only the siblings
- * whose position changes.
+ * whose position changes. Also the collection tree read whole: a subtree, and tree order for lists.
  */
 import { badRequest } from '../core/errors.js';
 import { endPosition } from '../core/order.js';
@@ -81,4 +81,44 @@ export async function placeItem(
     const table = s.type === 'space' ? 'spaces' : 'collections';
     await db.updateTable(table).set({ position: i }).where('id', '=', s.id).execute();
   }
+}
+
+/** `rootId` and every collection below it, parents first. */
+export function subtree(all: Array<{ id: string; parent_id: string | null }>, rootId: string): string[] {
+  const children = new Map<string, string[]>();
+  for (const c of all) if (c.parent_id) children.set(c.parent_id, [...(children.get(c.parent_id) ?? []), c.id]);
+  const out: string[] = [];
+  const stack = [rootId];
+  while (stack.length > 0) {
+    const id = stack.shift() as string;
+    out.push(id);
+    stack.push(...(children.get(id) ?? []));
+  }
+  return out;
+}
+
+/**
+ * Collections in tree order: each parent followed by its children, siblings by position. With
+ * `nested` false only the top level.
+ */
+export function treeOrder<T extends { id: string; parent_id: string | null; position: number }>(
+  all: T[],
+  nested: boolean,
+): T[] {
+  const byParent = new Map<string | null, T[]>();
+  const ids = new Set(all.map((c) => c.id));
+  for (const c of all) {
+    const parent = c.parent_id && ids.has(c.parent_id) ? c.parent_id : null;
+    byParent.set(parent, [...(byParent.get(parent) ?? []), c]);
+  }
+  for (const list of byParent.values()) list.sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
+  const out: T[] = [];
+  const visit = (parent: string | null) => {
+    for (const c of byParent.get(parent) ?? []) {
+      out.push(c);
+      if (nested) visit(c.id);
+    }
+  };
+  visit(null);
+  return out;
 }

@@ -55,43 +55,6 @@ export async function updateCollection(
   await db.updateTable('collections').set(patch).where('id', '=', id).execute();
 }
 
-/** `rootId` and every collection below it, parents first. */
-export function subtree(all: CollectionRow[], rootId: string): string[] {
-  const children = new Map<string, string[]>();
-  for (const c of all) if (c.parent_id) children.set(c.parent_id, [...(children.get(c.parent_id) ?? []), c.id]);
-  const out: string[] = [];
-  const stack = [rootId];
-  while (stack.length > 0) {
-    const id = stack.shift() as string;
-    out.push(id);
-    stack.push(...(children.get(id) ?? []));
-  }
-  return out;
-}
-
-/**
- * Collections in tree order: each parent followed by its children, siblings by position. With
- * `nested` false only the top level.
- */
-export function treeOrder(all: CollectionRow[], nested: boolean): CollectionRow[] {
-  const byParent = new Map<string | null, CollectionRow[]>();
-  const ids = new Set(all.map((c) => c.id));
-  for (const c of all) {
-    const parent = c.parent_id && ids.has(c.parent_id) ? c.parent_id : null;
-    byParent.set(parent, [...(byParent.get(parent) ?? []), c]);
-  }
-  for (const list of byParent.values()) list.sort((a, b) => a.position - b.position || a.id.localeCompare(b.id));
-  const out: CollectionRow[] = [];
-  const visit = (parent: string | null) => {
-    for (const c of byParent.get(parent) ?? []) {
-      out.push(c);
-      if (nested) visit(c.id);
-    }
-  };
-  visit(null);
-  return out;
-}
-
 /**
  * Deletes a collection and the collections below it; their spaces are soft-deleted (restorable,
  * coming back at the top level), and the grants on the deleted collections go with them.

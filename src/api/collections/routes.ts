@@ -1,5 +1,6 @@
 /** Collections: create and list in an organization; get, update, delete, list spaces, move, transfer. */
 
+import { treeOrder } from '../../content-tree/order.js';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
@@ -13,7 +14,7 @@ import { presentSpaces } from '../spaces/present.js';
 import { findSpacesByIds, listSpaceNodes, spaceExtras } from '../spaces/repo.js';
 import { Space } from '../spaces/schemas.js';
 import { presentCollection } from './present.js';
-import { findCollection, listCollections, treeOrder } from './repo.js';
+import { findCollection, listCollections } from './repo.js';
 import {
   Collection,
   CollectionParams,

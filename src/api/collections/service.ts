@@ -1,6 +1,6 @@
 /** Changes of collections: create, update, delete (with what lies below), move, transfer. */
 import type { Static } from 'typebox';
-import { placeItem, type TreePosition } from '../../content-tree/order.js';
+import { placeItem, subtree, type TreePosition } from '../../content-tree/order.js';
 import { badRequest, conflict } from '../../core/errors.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { CollectionRow } from '../../db/schema.js';
@@ -35,7 +35,7 @@ export async function updateCollection(
 export async function deleteCollection(ctx: ServiceContext, collectionId: string): Promise<void> {
   const { row } = await authorizeCollection(ctx.db, actingUser(ctx).id, collectionId, 'admin', 'delete it');
   await inTransaction(ctx.db, async (trx) => {
-    const ids = repo.subtree(await repo.listCollections(trx, row.organization_id), row.id);
+    const ids = subtree(await repo.listCollections(trx, row.organization_id), row.id);
     await repo.deleteCollectionTree(trx, ids);
   });
 }
@@ -53,7 +53,7 @@ export async function moveCollection(
   const parentId = input.parent === undefined ? row.parent_id : input.parent;
   if (parentId !== row.parent_id) {
     await requireCreateIn(ctx.db, viewer, parentId);
-    const below = repo.subtree(await repo.listCollections(ctx.db, row.organization_id), row.id);
+    const below = subtree(await repo.listCollections(ctx.db, row.organization_id), row.id);
     if (parentId && below.includes(parentId)) {
       throw badRequest('body/parent: a collection cannot move under itself or one of its descendants');
     }
@@ -87,7 +87,7 @@ export async function transferCollection(
   if (targetOrganizationId === row.organization_id)
     throw conflict('the collection already belongs to that organization');
   await inTransaction(ctx.db, async (trx) => {
-    const ids = repo.subtree(await repo.listCollections(trx, row.organization_id), row.id);
+    const ids = subtree(await repo.listCollections(trx, row.organization_id), row.id);
     await repo.transferCollectionTree(trx, row.id, ids, targetOrganizationId);
   });
   return row;
