@@ -32,6 +32,29 @@ const ALLOWED_UNWRITTEN = [
   'listPagesInChangeRequest',
   'publishSite',
   'unpublishSite',
+  // The comments area (space and change-request variants declared in one loop), landed after this test.
+  'deleteCommentInChangeRequest',
+  'deleteCommentInSpace',
+  'deleteCommentReplyInChangeRequest',
+  'deleteCommentReplyInSpace',
+  'getCommentInChangeRequest',
+  'getCommentInSpace',
+  'getCommentReplyInChangeRequest',
+  'getCommentReplyInSpace',
+  'listCommentRepliesInChangeRequest',
+  'listCommentRepliesInSpace',
+  'listCommentersInChangeRequest',
+  'listCommentersInSpace',
+  'listCommentsInChangeRequest',
+  'listCommentsInSpace',
+  'postCommentInChangeRequest',
+  'postCommentInSpace',
+  'postCommentReplyInChangeRequest',
+  'postCommentReplyInSpace',
+  'updateCommentInChangeRequest',
+  'updateCommentInSpace',
+  'updateCommentReplyInChangeRequest',
+  'updateCommentReplyInSpace',
 ];
 
 let operations: Awaited<ReturnType<typeof listOperations>>;
@@ -53,6 +76,6 @@ describe('operations', () => {
   });
 
   it('has every operationId written as a literal in the source', () => {
-    expect(unwrittenOperationIds(operations)).toEqual(ALLOWED_UNWRITTEN);
+    expect(unwrittenOperationIds(operations)).toEqual([...ALLOWED_UNWRITTEN].sort());
   });
 });
