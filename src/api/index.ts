@@ -17,6 +17,7 @@ import integrationRoutes from './integrations/routes.js';
 import memberRoutes from './members/routes.js';
 import openapiRoutes from './openapi/routes.js';
 import organizationRoutes from './organizations/routes.js';
+import reviewRoutes from './reviews/routes.js';
 import revisionRoutes from './revisions/routes.js';
 import adsRoutes from './sites/ads/routes.js';
 import siteCustomizationRoutes from './sites/customization/routes.js';
@@ -57,6 +58,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(contentRoutes);
   await app.register(revisionRoutes);
   await app.register(commentRoutes);
+  await app.register(reviewRoutes);
   await app.register(askRoutes);
   await app.register(gitRoutes);
   await app.register(webhookRoutes);

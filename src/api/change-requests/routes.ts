@@ -17,6 +17,7 @@ import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
+import { checkMergeRules } from '../../reviews/merge-rules.js';
 import { indexSpace } from '../../search/index.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
 import { presentFile } from '../content/present.js';
@@ -189,6 +190,7 @@ export default async function changeRequestRoutes(app: App) {
         'merge change requests',
       );
       requireEditable(changeRequest);
+      await checkMergeRules(app.db, space, changeRequest, user.id);
       const [base, ours, theirs] = await Promise.all([
         loadRevision(app.db, space, changeRequest.revision_initial),
         loadRevision(app.db, space, space.revision_id),

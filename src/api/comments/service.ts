@@ -166,7 +166,8 @@ export interface PostCommentInput {
 /** Posts a top-level comment, on a page of the thread's current revision when `page` is given. */
 export async function postComment(ctx: ServiceContext, ref: ThreadRef, input: PostCommentInput) {
   const user = actingUser(ctx);
-  const open = await openThread(ctx, ref, 'comment', 'comment');
+  // A review's comment comes with the review, which has its own rule (requested reviewers may review).
+  const open = await openThread(ctx, ref, input.reviewId ? 'read' : 'comment', 'comment');
   const revisionId = open.changeRequest?.revision_id ?? open.space.revision_id;
   if (input.node !== undefined && input.page === undefined) throw badRequest('body/node needs body/page');
   if (input.page !== undefined) {
