@@ -136,3 +136,64 @@ describe('team events', () => {
     expect(await types(inactive)).toEqual([]);
   });
 });
+
+describe('collection events', () => {
+  it('records create, update, move, transfer (in both organizations) and delete', async () => {
+    const { id: org, admin } = await h.org();
+    const parent = (await admin.client.post(`/v1/orgs/${org}/collections`, { title: 'Parent' })).body;
+    const col = (await admin.client.post(`/v1/orgs/${org}/collections`, { title: 'Docs' })).body;
+    expect((await admin.client.patch(`/v1/collections/${col.id}`, { description: 'All docs' })).status).toBe(200);
+    expect((await admin.client.post(`/v1/collections/${col.id}/move`, { parent: parent.id })).status).toBe(200);
+    const events = await audit(admin, org, `&target=${col.id}`);
+    expect(events.map((e) => e.action)).toEqual(['collection.moved', 'collection.updated', 'collection.created']);
+    const [moved, updated, created] = events as [any, any, any];
+    expect((await payload(admin, org, created.id)).object).toEqual(col);
+    expect((await payload(admin, org, updated.id)).previous).toEqual({ description: null });
+    expect((await payload(admin, org, moved.id)).previous).toEqual({ parent: null });
+
+    const target = (await admin.client.post('/v1/orgs', { title: 'Other org' })).body.id;
+    expect((await admin.client.post(`/v1/collections/${parent.id}/transfer`, { organization: target })).status).toBe(
+      200,
+    );
+    const [left] = (await audit(admin, org, `&target=${parent.id}`)) as [any];
+    const [joined] = (await audit(admin, target, `&target=${parent.id}`)) as [any];
+    expect([left.action, joined.action]).toEqual(['collection.moved', 'collection.moved']);
+    const transfer = await payload(admin, target, joined.id);
+    expect(transfer.object.organization).toBe(target);
+    expect(transfer.previous).toMatchObject({ organization: org });
+
+    const other = (await admin.client.post(`/v1/orgs/${target}/collections`, { title: 'Gone' })).body;
+    expect((await admin.client.delete(`/v1/collections/${other.id}`)).status).toBe(204);
+    const [deleted] = (await audit(admin, target, `&target=${other.id}`)) as [any];
+    expect(deleted.action).toBe('collection.deleted');
+    expect((await payload(admin, target, deleted.id)).object).toMatchObject({ id: other.id, title: 'Gone' });
+  });
+});
+
+describe('member events', () => {
+  it('records invites, role and SSO changes and removal; a refused removal records nothing', async () => {
+    const { id: org, admin } = await h.org();
+    const invited = await admin.client.post(`/v1/orgs/${org}/invites`, {
+      emails: ['new-one@example.test'],
+      role: 'read',
+    });
+    expect(invited.status).toBe(200);
+    const [userId] = invited.body.users as [string];
+    expect((await admin.client.patch(`/v1/orgs/${org}/members/${userId}`, { role: 'edit' })).status).toBe(200);
+    expect((await admin.client.post(`/v1/orgs/${org}/members/${userId}/sso`)).status).toBe(200);
+    // The last admin cannot leave: refused with 409, nothing recorded.
+    const before = await audit(admin, org);
+    expect((await admin.client.delete(`/v1/orgs/${org}/members/${admin.user.id}`)).status).toBe(409);
+    expect(await audit(admin, org)).toEqual(before);
+    expect((await admin.client.delete(`/v1/orgs/${org}/members/${userId}`)).status).toBe(204);
+
+    const events = await audit(admin, org, `&target=${userId}`);
+    expect(events.map((e) => e.action)).toEqual(['member.removed', 'member.updated', 'member.updated', 'member.added']);
+    const [removed, sso, role, added] = events as [any, any, any, any];
+    const add = await payload(admin, org, added.id);
+    expect(add.object).toMatchObject({ object: 'member', id: userId, role: 'read', user: { id: userId } });
+    expect((await payload(admin, org, role.id)).previous).toEqual({ role: 'read' });
+    expect((await payload(admin, org, sso.id)).previous).toEqual({ sso: false });
+    expect((await payload(admin, org, removed.id)).object).toMatchObject({ id: userId, role: 'edit', sso: true });
+  });
+});

@@ -2,13 +2,40 @@
 import type { Static } from 'typebox';
 import { placeItem, subtree, type TreePosition } from '../../content-tree/order.js';
 import { badRequest, conflict } from '../../core/errors.js';
-import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import type { Role } from '../../core/schemas.js';
+import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { CollectionRow } from '../../db/schema.js';
+import { previousValues } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
+import type { EventType } from '../../events/types.js';
 import { authorizeCollection, requireCreateIn } from '../../permissions/content.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { loadViewer } from '../../permissions/resolver.js';
+import { presentCollection } from './present.js';
 import * as repo from './repo.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
+
+/** A collection as the API presents it to `role`, read in `trx` (the event's `data.object`). */
+async function presented(trx: DbOrTrx, ctx: ServiceContext, collectionId: string, role: Role | null) {
+  const row = (await repo.findCollection(trx, collectionId)) as CollectionRow;
+  return presentCollection(row, role, ctx.urls);
+}
+
+async function recordCollectionEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  type: EventType,
+  object: ReturnType<typeof presentCollection>,
+  before?: object,
+  organizationId = object.organization,
+) {
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId,
+    target: { object: 'collection', id: object.id, label: object.title },
+    data: { object, ...(before ? { previous: previousValues(before, object) } : {}) },
+  });
+}
 
 /** Creates a collection at the end of its parent (or of the organization's top level). */
 export async function createCollection(
@@ -18,7 +45,12 @@ export async function createCollection(
 ): Promise<CollectionRow> {
   const viewer = await loadViewer(ctx.db, organizationId, actingUser(ctx).id);
   await requireCreateIn(ctx.db, viewer, input.parent);
-  return inTransaction(ctx.db, (trx) => repo.createCollection(trx, organizationId, input));
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await repo.createCollection(trx, organizationId, input);
+    const role = viewer.roleOn({ type: 'collection', ...row });
+    await recordCollectionEvent(trx, ctx, 'collection.created', presentCollection(row, role, ctx.urls));
+    return row;
+  });
 }
 
 export async function updateCollection(
@@ -26,15 +58,20 @@ export async function updateCollection(
   collectionId: string,
   input: Static<typeof UpdateCollectionBody>,
 ): Promise<CollectionRow> {
-  const { row } = await authorizeCollection(ctx.db, actingUser(ctx).id, collectionId, 'admin', 'update it');
-  await inTransaction(ctx.db, (trx) => repo.updateCollection(trx, row.id, input));
+  const { row, role } = await authorizeCollection(ctx.db, actingUser(ctx).id, collectionId, 'admin', 'update it');
+  await inTransaction(ctx.db, async (trx) => {
+    const before = presentCollection(row, role, ctx.urls);
+    await repo.updateCollection(trx, row.id, input);
+    await recordCollectionEvent(trx, ctx, 'collection.updated', await presented(trx, ctx, row.id, role), before);
+  });
   return row;
 }
 
 /** Deletes the collection and those below it; their spaces are soft-deleted. */
 export async function deleteCollection(ctx: ServiceContext, collectionId: string): Promise<void> {
-  const { row } = await authorizeCollection(ctx.db, actingUser(ctx).id, collectionId, 'admin', 'delete it');
+  const { row, role } = await authorizeCollection(ctx.db, actingUser(ctx).id, collectionId, 'admin', 'delete it');
   await inTransaction(ctx.db, async (trx) => {
+    await recordCollectionEvent(trx, ctx, 'collection.deleted', presentCollection(row, role, ctx.urls));
     const ids = subtree(await repo.listCollections(trx, row.organization_id), row.id);
     await repo.deleteCollectionTree(trx, ids);
   });
@@ -49,7 +86,7 @@ export async function moveCollection(
   collectionId: string,
   input: { parent?: string | null; position?: TreePosition },
 ): Promise<CollectionRow> {
-  const { row, viewer } = await authorizeCollection(ctx.db, actingUser(ctx).id, collectionId, 'admin', 'move it');
+  const { row, viewer, role } = await authorizeCollection(ctx.db, actingUser(ctx).id, collectionId, 'admin', 'move it');
   const parentId = input.parent === undefined ? row.parent_id : input.parent;
   if (parentId !== row.parent_id) {
     await requireCreateIn(ctx.db, viewer, parentId);
@@ -61,6 +98,8 @@ export async function moveCollection(
   await inTransaction(ctx.db, async (trx) => {
     await repo.setCollectionParent(trx, row.id, parentId);
     await placeItem(trx, row.organization_id, parentId, { type: 'collection', id: row.id }, input.position);
+    const before = presentCollection(row, role, ctx.urls);
+    await recordCollectionEvent(trx, ctx, 'collection.moved', await presented(trx, ctx, row.id, role), before);
   });
   return row;
 }
@@ -75,7 +114,7 @@ export async function transferCollection(
   targetOrganizationId: string,
 ): Promise<CollectionRow> {
   const user = actingUser(ctx);
-  const { row } = await authorizeCollection(ctx.db, user.id, collectionId, 'admin', 'transfer it');
+  const { row, role } = await authorizeCollection(ctx.db, user.id, collectionId, 'admin', 'transfer it');
   const source = await loadViewer(ctx.db, row.organization_id, user.id);
   requireOrgRole(
     { organizationId: row.organization_id, userId: user.id, role: source.orgRole, disabled: false },
@@ -89,6 +128,11 @@ export async function transferCollection(
   await inTransaction(ctx.db, async (trx) => {
     const ids = subtree(await repo.listCollections(trx, row.organization_id), row.id);
     await repo.transferCollectionTree(trx, row.id, ids, targetOrganizationId);
+    // Recorded in the organization it left (whose audit log must show where it went) and the one it joined.
+    const before = presentCollection(row, role, ctx.urls);
+    const after = await presented(trx, ctx, row.id, role);
+    await recordCollectionEvent(trx, ctx, 'collection.moved', after, before, row.organization_id);
+    await recordCollectionEvent(trx, ctx, 'collection.moved', after, before, targetOrganizationId);
   });
   return row;
 }

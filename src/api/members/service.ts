@@ -5,15 +5,42 @@
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import type { Role } from '../../core/schemas.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
+import { previousValues } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
+import type { EventType } from '../../events/types.js';
 import { membershipChanged, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { findOrganization } from '../organizations/repo.js';
 import { findOrCreateUser } from '../users/repo.js';
+import { presentMember } from './present.js';
 import * as repo from './repo.js';
 
 async function loadMember(db: DbOrTrx, organizationId: string, userId: string) {
   const member = await repo.findMember(db, organizationId, userId);
   if (!member) throw notFound(`member ${userId} not found in organization ${organizationId}`);
   return member;
+}
+
+/** A member as the API presents it (the event's `data.object`), read in `trx`. */
+async function presented(trx: DbOrTrx, ctx: ServiceContext, organizationId: string, userId: string) {
+  const record = await loadMember(trx, organizationId, userId);
+  const counts = (await repo.memberCounts(trx, organizationId, [userId])).get(userId);
+  return presentMember(record, counts ?? { teams: 0, spaces: 0, sites: 0 }, ctx.urls);
+}
+
+async function recordMemberEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  type: EventType,
+  organizationId: string,
+  object: ReturnType<typeof presentMember>,
+  before?: object,
+) {
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId,
+    target: { object: 'member', id: object.id, label: object.user.displayName },
+    data: { object, ...(before ? { previous: previousValues(before, object) } : {}) },
+  });
 }
 
 /** Refuses a change that would leave the organization without an enabled admin. */
@@ -41,9 +68,12 @@ export async function updateMember(
   membershipChanged(organizationId, userId);
   await inTransaction(ctx.db, async (trx) => {
     const member = await loadMember(trx, organizationId, userId);
-    if (input.role === undefined) return;
+    if (input.role === undefined || input.role === member.role) return;
     await keepAnAdmin(trx, organizationId, member, input.role);
+    const before = await presented(trx, ctx, organizationId, userId);
     await repo.setMemberRole(trx, organizationId, userId, input.role);
+    const after = await presented(trx, ctx, organizationId, userId);
+    await recordMemberEvent(trx, ctx, 'member.updated', organizationId, after, before);
   });
   // Again once committed: the cached membership (permissions/organization.ts) goes at once.
   membershipChanged(organizationId, userId);
@@ -58,7 +88,9 @@ export async function removeMember(ctx: ServiceContext, organizationId: string, 
   await inTransaction(ctx.db, async (trx) => {
     const member = await loadMember(trx, organizationId, userId);
     await keepAnAdmin(trx, organizationId, member, 'removed');
+    const before = await presented(trx, ctx, organizationId, userId);
     await repo.removeMember(trx, organizationId, userId);
+    await recordMemberEvent(trx, ctx, 'member.removed', organizationId, before);
   });
   membershipChanged(organizationId, userId);
 }
@@ -67,8 +99,11 @@ export async function setSsoMember(ctx: ServiceContext, organizationId: string, 
   const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
   requireOrgRole(membership, 'admin', 'set SSO members');
   await inTransaction(ctx.db, async (trx) => {
-    await loadMember(trx, organizationId, userId);
+    const before = await presented(trx, ctx, organizationId, userId);
+    if (before.sso) return;
     await repo.setMemberSso(trx, organizationId, userId);
+    const after = await presented(trx, ctx, organizationId, userId);
+    await recordMemberEvent(trx, ctx, 'member.updated', organizationId, after, before);
   });
 }
 
@@ -96,6 +131,15 @@ export async function inviteMembers(
       const role = typeof entry === 'string' ? fallbackRole : entry.role;
       const user = await findOrCreateUser(trx, email);
       if (await repo.addMember(trx, organizationId, user.id, role, input.sso === true)) users.push(user.id);
+    }
+    for (const userId of users) {
+      await recordMemberEvent(
+        trx,
+        ctx,
+        'member.added',
+        organizationId,
+        await presented(trx, ctx, organizationId, userId),
+      );
     }
     return users;
   });
