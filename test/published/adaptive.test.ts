@@ -135,6 +135,49 @@ describe('blocks', () => {
     // No frame or script of the embedded service.
     expect(html).not.toContain('<iframe');
   });
+
+  it('a reusable content shows in place of its include, with its headings in the table of contents', async () => {
+    const w = await publishedWorld(h);
+    const c = w.admin.client;
+    const cr = (await c.post(`/v1/spaces/${w.guide}/change-requests`, { subject: 'Snippets' })).body.id as string;
+    const content = `/v1/spaces/${w.guide}/change-requests/${cr}/content?compat=false`;
+    const first = await c.post(content, {
+      changes: [
+        {
+          operation: 'insert_reusable_content',
+          title: 'Support',
+          document: { markdown: '## Getting help\n\nWrite to **support@example.com**.' },
+        },
+      ],
+    });
+    expect(first.status, JSON.stringify(first.body)).toBe(200);
+    const snippet = first.body.changes.find((x: { object: string }) => x.object === 'created_reusable_content')
+      .reusableContent as string;
+    const second = await c.post(content, {
+      changes: [
+        {
+          operation: 'insert_page',
+          title: 'Contact',
+          document: {
+            markdown: `Before the snippet.\n\n{% include "/reusable-contents/${snippet}" %}\n\n{% hint style="info" %}\n{% include "/reusable-contents/${snippet}" %}\n{% endhint %}\n`,
+          },
+        },
+      ],
+    });
+    expect(second.status, JSON.stringify(second.body)).toBe(200);
+    expect((await c.post(`/v1/spaces/${w.guide}/change-requests/${cr}/merge`)).status).toBe(200);
+
+    const html = (await get(`${w.base}/contact`)).body as string;
+    expect(html).toContain('<p>Before the snippet.</p>');
+    expect(html).toContain('<h3 id="getting-help">Getting help');
+    expect(html).toContain('<a href="#getting-help">Getting help</a>');
+    // Twice: in place, and inside the hint (the second heading gets its own anchor).
+    expect(html.split('<strong>support@example.com</strong>').length - 1).toBe(2);
+    expect(html).toContain('<h3 id="getting-help-2">');
+    const markdown = (await get(`${w.base}/contact.md`)).body as string;
+    expect(markdown).toContain('## Getting help');
+    expect(markdown).not.toContain('include');
+  });
 });
 
 describe('git.showEditLink', () => {

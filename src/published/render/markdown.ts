@@ -9,6 +9,7 @@ import { extractLinks } from '../../content/links.js';
 import { documentToMarkdown } from '../../content/markdown.js';
 import { type FlatPage, getDocuments } from '../../content/store.js';
 import type { SiteReader, SpaceContent } from '../reader.js';
+import { expandIncludes } from './includes.js';
 import { pageLabel } from './nav.js';
 
 type Node = Record<string, unknown>;
@@ -46,9 +47,11 @@ export async function pageMarkdown(
   origin: string,
 ): Promise<string> {
   const page = entry.page;
-  const document = page.document ? (await getDocuments(reader.db, [page.document])).get(page.document) : undefined;
+  const stored = page.document ? (await getDocuments(reader.db, [page.document])).get(page.document) : undefined;
   let body = '';
-  if (document) {
+  if (stored) {
+    // Reusable contents in place: a reader of the Markdown has no way to follow an include.
+    const document = { ...stored, nodes: await expandIncludes(reader.db, content.snapshot, stored.nodes) };
     await reader.preload(
       extractLinks(document).map((l) => l.ref),
       content,

@@ -13,6 +13,7 @@ import { editUrl, pageFilePath } from '../../git/layout.js';
 import type { SpaceContent } from '../reader.js';
 import { codeLanguages, DocumentRenderer } from './document.js';
 import { codeThemes, prepareHighlighter } from './highlight.js';
+import { expandIncludes } from './includes.js';
 import { type PageParts, renderShell, type Shell, siteTitle } from './layout.js';
 import { breadcrumbs, pageLabel, pageTree, pagination } from './nav.js';
 
@@ -42,11 +43,8 @@ export async function renderContentPage(
   const { reader, customization: c } = shell;
   const page = entry.page;
   const document = page.document ? (await getDocuments(reader.db, [page.document])).get(page.document) : undefined;
-  const nodes: Block[] = document?.nodes ?? [];
-  await reader.preload(
-    [...extractLinks(document ?? { nodes: [] }).map((l) => l.ref), ...customizationRefs(shell)],
-    content,
-  );
+  const nodes: Block[] = await expandIncludes(reader.db, content.snapshot, document?.nodes ?? []);
+  await reader.preload([...extractLinks({ nodes }).map((l) => l.ref), ...customizationRefs(shell)], content);
   const languages = codeLanguages(nodes);
   const themes = codeThemes(c.styling.codeTheme.default);
   const highlighter = languages.size > 0 ? await prepareHighlighter(languages, themes) : null;
