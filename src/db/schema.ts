@@ -27,6 +27,7 @@ import type {
 import type { CollectionsTable, ContentPermissionsTable, SpacesTable } from './schema/content-tree.js';
 import type { EventsTable, WebhookDeliveriesTable, WebhooksTable } from './schema/events.js';
 import type { GitSyncTable, RevisionGitTable } from './schema/git.js';
+import type { SiteInsightEventsTable } from './schema/insights.js';
 import type {
   IntegrationImagesTable,
   IntegrationInstallationsTable,
@@ -52,6 +53,7 @@ export type * from './schema/content.js';
 export type * from './schema/content-tree.js';
 export type * from './schema/events.js';
 export type * from './schema/git.js';
+export type * from './schema/insights.js';
 export type * from './schema/integrations.js';
 export type * from './schema/openapi.js';
 export type * from './schema/reviews.js';
@@ -78,6 +80,7 @@ export interface Database {
   site_redirects: SiteRedirectsTable;
   site_share_links: SiteShareLinksTable;
   site_publishing_auth: SitePublishingAuthTable;
+  site_insight_events: SiteInsightEventsTable;
   integrations: IntegrationsTable;
   integration_images: IntegrationImagesTable;
   integration_installations: IntegrationInstallationsTable;

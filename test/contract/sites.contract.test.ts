@@ -50,6 +50,8 @@ const SITE_OPERATIONS = [
   'createSiteShareLink',
   'updateSiteShareLinkById',
   'deleteSiteShareLinkById',
+  'trackEventsInSiteById',
+  'aggregateSiteEvents',
 ] as const;
 
 let server: ContractServer;
@@ -453,6 +455,68 @@ describe('redirects and share links', () => {
       'deleteSiteShareLinkById',
       f.api.orgs.deleteSiteShareLinkById(f.orgId, f.siteId, link.data.id),
       204,
+    );
+  });
+});
+
+describe('site insights', () => {
+  it('trackEventsInSiteById, aggregateSiteEvents', async () => {
+    const f = await fixture();
+    await f.api.orgs.publishSite(f.orgId, f.siteId);
+    const location = {
+      url: 'https://docs.example.test/guide',
+      siteSection: null,
+      siteSpace: null,
+      siteShareKey: null,
+      space: f.spaces[0] as string,
+      revision: null,
+      page: 'p1',
+    };
+    const session = {
+      sessionId: 's1',
+      visitorId: 'v1',
+      cookies: {},
+      userAgent: 'test',
+      language: null,
+      referrer: null,
+    };
+    await expectConforms(
+      'trackEventsInSiteById',
+      f.api.orgs.trackEventsInSiteById(f.orgId, f.siteId, {
+        events: [
+          { type: 'page_view', session, location },
+          { type: 'page_post_feedback', session, location, feedback: { rating: official.PageFeedbackRating.Good } },
+        ],
+      }),
+      204,
+    );
+    const res = await expectConforms(
+      'aggregateSiteEvents',
+      f.api.orgs.aggregateSiteEvents(f.orgId, f.siteId, {
+        range: official.SiteInsightsQueryRangePreset.Last24Hours,
+        select: [
+          { column: 'page' },
+          { column: 'pageFeedbackRating' },
+          { column: 'datetime', interval: 'hour' },
+          { column: 'sessionsCount' },
+        ],
+        groupBy: [{ column: 'page' }, { column: 'datetime', interval: 'hour' }],
+      }),
+      200,
+    );
+    expect(res.data.columns[1]?.values).toEqual([{ good: 1, ok: 0, bad: 0 }]);
+    await expectApiError(
+      'aggregateSiteEvents',
+      f.api.orgs.aggregateSiteEvents(f.orgId, f.siteId, {
+        range: official.SiteInsightsQueryRangePreset.Last7Days,
+        groupBy: [{ column: 'visitorOS' }],
+      }),
+      400,
+    );
+    await expectApiError(
+      'trackEventsInSiteById',
+      f.api.orgs.trackEventsInSiteById(f.orgId, 'nope', { events: [{ type: 'page_view', session, location }] }),
+      404,
     );
   });
 });

@@ -13,6 +13,7 @@ import * as m0010 from './0010_git_sync.js';
 import * as m0011 from './0011_idempotency_keys.js';
 import * as m0012 from './0012_events.js';
 import * as m0013 from './0013_reviews_comments.js';
+import * as m0014 from './0014_site_insights.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011_idempotency_keys': m0011,
   '0012_events': m0012,
   '0013_reviews_comments': m0013,
+  '0014_site_insights': m0014,
 };
