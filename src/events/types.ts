@@ -22,6 +22,7 @@ export const EVENT_TYPES = {
   'space.deleted': 'Space deleted',
   'space.restored': 'Space restored',
   'space.permissions.updated': 'Space permissions updated',
+  'collection.permissions.updated': 'Collection permissions updated',
   'space.content.updated': 'Space content updated',
   'change_request.created': 'Change request created',
   'change_request.updated': 'Change request updated',

@@ -197,3 +197,39 @@ describe('member events', () => {
     expect((await payload(admin, org, removed.id)).object).toMatchObject({ id: userId, role: 'edit', sso: true });
   });
 });
+
+describe('organization and permission events', () => {
+  it('records organization.updated with the changed fields', async () => {
+    const { id: org, admin } = await h.org({ title: 'Before' });
+    expect((await admin.client.patch(`/v1/orgs/${org}`, { title: 'After' })).status).toBe(200);
+    const [event] = (await audit(admin, org, '&action=organization.updated')) as [any];
+    const data = await payload(admin, org, event.id);
+    expect(data.object).toMatchObject({ object: 'organization', id: org, title: 'After' });
+    expect(data.previous).toEqual({ title: 'Before' });
+  });
+
+  it('records space.permissions.updated with the grants as they became', async () => {
+    const { id: org, admin } = await h.org();
+    const reader = await h.member(org, 'read');
+    const space = (await admin.client.post(`/v1/orgs/${org}/spaces`, { title: 'Guide' })).body;
+    const base = `/v1/spaces/${space.id}/permissions`;
+    expect((await admin.client.post(base, { role: 'edit', users: [reader.user.id] })).status).toBe(204);
+    expect((await admin.client.patch(`${base}/users/${reader.user.id}`, { role: 'comment' })).status).toBe(204);
+    expect((await admin.client.delete(`${base}/users/${reader.user.id}`)).status).toBe(204);
+    // Removing a grant that is not there changes nothing, and records nothing.
+    expect((await admin.client.delete(`${base}/users/${reader.user.id}`)).status).toBe(204);
+    const events = (await audit(admin, org, '&action=space.permissions.updated')) as any[];
+    expect(events).toHaveLength(3);
+    const roles = [];
+    for (const e of events.reverse()) {
+      expect(e.target).toEqual({ type: 'space', id: space.id });
+      const data = await payload(admin, org, e.id);
+      roles.push(data.object.grants);
+    }
+    expect(roles).toEqual([
+      [{ user: reader.user.id, role: 'edit' }],
+      [{ user: reader.user.id, role: 'comment' }],
+      [{ user: reader.user.id, role: null }],
+    ]);
+  });
+});

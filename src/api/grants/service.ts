@@ -4,8 +4,10 @@
  */
 import { badRequest, notFound } from '../../core/errors.js';
 import type { Role } from '../../core/schemas.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { Db } from '../../db/database.js';
+import { recordEvent } from '../../events/record.js';
 import { authorizeCollection, authorizeSpace } from '../../permissions/content.js';
 import type { PrincipalType } from '../../permissions/grants.js';
 import type { NodeType } from '../../permissions/resolver.js';
@@ -30,6 +32,30 @@ export async function authorizeTarget(
       ? await authorizeSpace(db, userId, node.id, needed, action)
       : await authorizeCollection(db, userId, node.id, needed, action);
   return { target: { type: node.type, id: row.id, organizationId: row.organization_id }, role };
+}
+
+/**
+ * Records `space.permissions.updated` (or `collection.…`): the grants as they are now for the
+ * principals the change named (role null: none left).
+ */
+async function recordGrantsEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  target: Target,
+  principals: { type: PrincipalType; id: string }[],
+) {
+  const grants = await Promise.all(
+    principals.map(async (p) => ({
+      [p.type]: p.id,
+      role: ((await findGrant(trx, target, p.type, p.id))?.role ?? null) as Role | null,
+    })),
+  );
+  await recordEvent(trx, ctx, {
+    type: target.type === 'space' ? 'space.permissions.updated' : 'collection.permissions.updated',
+    organizationId: target.organizationId,
+    target: { object: target.type, id: target.id },
+    data: { object: { object: 'permissions', [target.type]: target.id, grants } },
+  });
 }
 
 const MANAGE = 'manage its permissions';
@@ -58,6 +84,11 @@ export async function inviteToNode(
     await requirePrincipals(trx, target.organizationId, 'team', teams, 'body/teams');
     await setGrants(trx, target, 'user', users, role);
     await setGrants(trx, target, 'team', teams, role);
+    const named = [
+      ...users.map((id) => ({ type: 'user' as const, id })),
+      ...teams.map((id) => ({ type: 'team' as const, id })),
+    ];
+    await recordGrantsEvent(trx, ctx, target, named);
   });
 }
 
@@ -74,7 +105,9 @@ export async function updateGrant(
     if (!(await findGrant(trx, target, principal, principalId))) {
       throw notFound(`${principal} ${principalId} has no permission here`);
     }
-    if (role !== undefined) await setGrants(trx, target, principal, [principalId], role);
+    if (role === undefined) return;
+    await setGrants(trx, target, principal, [principalId], role);
+    await recordGrantsEvent(trx, ctx, target, [{ type: principal, id: principalId }]);
   });
 }
 
@@ -86,5 +119,9 @@ export async function removeGrant(
   principalId: string,
 ): Promise<void> {
   const { target } = await authorizeTarget(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
-  await inTransaction(ctx.db, (trx) => setGrants(trx, target, principal, [principalId], null));
+  await inTransaction(ctx.db, async (trx) => {
+    if (!(await findGrant(trx, target, principal, principalId))) return;
+    await setGrants(trx, target, principal, [principalId], null);
+    await recordGrantsEvent(trx, ctx, target, [{ type: principal, id: principalId }]);
+  });
 }

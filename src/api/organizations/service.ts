@@ -5,7 +5,10 @@ import { notFound } from '../../core/errors.js';
 import { signingKey } from '../../core/keys.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { OrganizationRow } from '../../db/schema.js';
+import { previousValues } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
 import { findMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { presentOrganization } from './present.js';
 import * as repo from './repo.js';
 import type { CreateOrganizationBody, UpdateOrganizationBody } from './schemas.js';
 
@@ -28,7 +31,24 @@ export async function updateOrganization(
   if (!(await repo.findOrganization(ctx.db, organizationId)))
     throw notFound(`organization ${organizationId} not found`);
   requireOrgRole(membership, 'admin', 'update the organization');
-  await inTransaction(ctx.db, (trx) => repo.updateOrganization(trx, organizationId, input));
+  await inTransaction(ctx.db, async (trx) => {
+    // Presented as its admins see it (only they change it).
+    const present = async () =>
+      presentOrganization(
+        (await repo.findOrganization(trx, organizationId)) as OrganizationRow,
+        { role: 'admin', ownsTeam: false },
+        ctx.urls,
+      );
+    const before = await present();
+    await repo.updateOrganization(trx, organizationId, input);
+    const object = await present();
+    await recordEvent(trx, ctx, {
+      type: 'organization.updated',
+      organizationId,
+      target: { object: 'organization', id: organizationId, label: object.title },
+      data: { object, previous: previousValues(before, object) },
+    });
+  });
 }
 
 /**
