@@ -220,6 +220,10 @@ describe('merge rules', () => {
       await h.member(ctx.orgId, 'review'),
       await h.member(ctx.orgId, 'review'),
     ];
+    for (const minimum of [0, 101, 1.5]) {
+      const bad = { type: 'rules', rules: [{ rule: 'require_at_least_one_approved_review', minimum }] };
+      expect((await ctx.admin.client.patch(`/v1/orgs/${ctx.orgId}`, { mergeRules: bad })).status).toBe(400);
+    }
     const refused = await merge(ctx);
     expect(refused.status).toBe(409);
     expect(refused.body.error.message).toMatch(/needs 2 approvals of its current revision and has 0/);

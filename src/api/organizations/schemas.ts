@@ -22,14 +22,44 @@ const DefaultContent = Type.Object(
   { additionalProperties: false },
 );
 
-/** Merge rules as the official document shapes them; stored and returned as given. */
-export const MergeRules = Type.Union([
-  Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
-  Type.Object({
-    type: Type.Literal('rules'),
-    rules: Type.Array(Type.Object({}, { additionalProperties: true }), { maxItems: 50 }),
-  }),
-]);
+/**
+ * Merge rules as the official document shapes them; stored and returned as given, enforced by the
+ * merge (src/reviews/merge-rules.ts). `minimum` is Bindery's extension of a rule.
+ */
+export const MergeRules = Type.Union(
+  [
+    Type.Object({ type: Type.Literal('none') }, { additionalProperties: false }),
+    Type.Object({
+      type: Type.Literal('rules'),
+      rules: Type.Array(
+        Type.Object(
+          {
+            minimum: Type.Optional(
+              Type.Integer({
+                minimum: 1,
+                maximum: 100,
+                description:
+                  'Bindery extension of `require_at_least_one_approved_review`: how many approvals of the ' +
+                  "change request's current revision a merge needs (default 1)",
+              }),
+            ),
+          },
+          { additionalProperties: true },
+        ),
+        { maxItems: 50 },
+      ),
+    }),
+  ],
+  {
+    description:
+      'What a change request needs before it can be merged (default `none`). Bindery enforces ' +
+      '`require_at_least_one_review`, `require_at_least_one_approved_review` (with `minimum`), ' +
+      '`require_all_reviews_approved`, `require_specific_reviewers`, `require_one_of_specific_reviewers`, ' +
+      '`require_up_to_date_change_request`, `require_change_request_subject`, `require_author_to_merge` and ' +
+      '`allow_bypass`; a rule asking for an approval also needs no outstanding changes request. Other rules ' +
+      'refuse the merge (409) as not supported. A merge the rules refuse is a 409 saying why.',
+  },
+);
 
 export const Organization = Type.Object(
   {
