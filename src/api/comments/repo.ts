@@ -3,7 +3,7 @@ import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { toCount } from '../../db/dialect.js';
 import type { CommentReactionRow, CommentRow } from '../../db/schema.js';
-import type { MemberRecord } from '../members/repo.js';
+import { type MemberRecord, membersQuery } from '../members/repo.js';
 
 /** Where a thread lives: a space's own discussions, or those of one of its change requests. */
 export interface Thread {
@@ -170,22 +170,7 @@ export async function listCommenters(
   options: { page?: string; limit?: number },
 ): Promise<Page<MemberRecord>> {
   const authors = inThread(db, thread).clearSelect().select('comments.posted_by');
-  const q = db
-    .selectFrom('members')
-    .innerJoin('users', 'users.id', 'members.user_id')
-    .select([
-      'members.user_id',
-      'members.role',
-      'members.disabled',
-      'members.sso',
-      'members.joined_at',
-      'members.last_seen_at',
-      'users.email',
-      'users.display_name',
-      'users.photo_url',
-    ])
-    .where('members.organization_id', '=', organizationId)
-    .where('members.user_id', 'in', authors);
+  const q = membersQuery(db, organizationId).where('members.user_id', 'in', authors);
   return paginate(q, [{ column: 'members.user_id', direction: 'asc', value: (r) => r.user_id }], options);
 }
 

@@ -163,9 +163,45 @@ export interface PostCommentInput {
   reviewId?: string;
 }
 
+type Placement = Pick<
+  CommentRow,
+  'space_id' | 'change_request_id' | 'parent_id' | 'review_id' | 'revision_id' | 'page_id' | 'node_id'
+>;
+
+/** Writes a new comment or reply of the acting user at `placement`, and records `comment.created`. */
+async function insertNew(
+  ctx: ServiceContext,
+  open: OpenThread,
+  input: BodyInput,
+  placement: Placement,
+): Promise<CommentRow> {
+  const { body, mentions } = await prepareBody(ctx, open.space, input, 'body/body');
+  const row: CommentRow = {
+    id: newId(),
+    space_id: placement.space_id,
+    change_request_id: placement.change_request_id,
+    parent_id: placement.parent_id,
+    review_id: placement.review_id,
+    revision_id: placement.revision_id,
+    page_id: placement.page_id,
+    node_id: placement.node_id,
+    body,
+    mentions,
+    posted_by: actingUser(ctx).id,
+    posted_at: nowIso(),
+    edited_at: null,
+    resolved_by: null,
+    resolved_at: null,
+  };
+  await inTransaction(ctx.db, async (trx) => {
+    await insertComment(trx, row);
+    await recordCommentEvent(trx, ctx, open, 'comment.created', row);
+  });
+  return row;
+}
+
 /** Posts a top-level comment, on a page of the thread's current revision when `page` is given. */
 export async function postComment(ctx: ServiceContext, ref: ThreadRef, input: PostCommentInput) {
-  const user = actingUser(ctx);
   // A review's comment comes with the review, which has its own rule (requested reviewers may review).
   const open = await openThread(ctx, ref, input.reviewId ? 'read' : 'comment', 'comment');
   const revisionId = open.changeRequest?.revision_id ?? open.space.revision_id;
@@ -176,9 +212,7 @@ export async function postComment(ctx: ServiceContext, ref: ThreadRef, input: Po
       throw badRequest(`body/page: page ${input.page} is not in revision ${revisionId}`);
     }
   }
-  const { body, mentions } = await prepareBody(ctx, open.space, input.body, 'body/body');
-  const row: CommentRow = {
-    id: newId(),
+  const row = await insertNew(ctx, open, input.body, {
     space_id: open.space.id,
     change_request_id: open.changeRequest?.id ?? null,
     parent_id: null,
@@ -186,17 +220,6 @@ export async function postComment(ctx: ServiceContext, ref: ThreadRef, input: Po
     revision_id: revisionId,
     page_id: input.page ?? null,
     node_id: input.node ?? null,
-    body,
-    mentions,
-    posted_by: user.id,
-    posted_at: nowIso(),
-    edited_at: null,
-    resolved_by: null,
-    resolved_at: null,
-  };
-  await inTransaction(ctx.db, async (trx) => {
-    await insertComment(trx, row);
-    await recordCommentEvent(trx, ctx, open, 'comment.created', row);
   });
   return { ...open, comment: row };
 }
@@ -257,27 +280,9 @@ function requireDeletable(ctx: ServiceContext, open: OpenThread, row: CommentRow
 }
 
 export async function postReply(ctx: ServiceContext, ref: ThreadRef, commentId: string, input: { body: BodyInput }) {
-  const user = actingUser(ctx);
   const open = await openThread(ctx, ref, 'comment', 'reply to comments');
   const comment = await requireComment(ctx, open, commentId);
-  const { body, mentions } = await prepareBody(ctx, open.space, input.body, 'body/body');
-  const row: CommentRow = {
-    ...comment,
-    id: newId(),
-    parent_id: comment.id,
-    review_id: null,
-    body,
-    mentions,
-    posted_by: user.id,
-    posted_at: nowIso(),
-    edited_at: null,
-    resolved_by: null,
-    resolved_at: null,
-  };
-  await inTransaction(ctx.db, async (trx) => {
-    await insertComment(trx, row);
-    await recordCommentEvent(trx, ctx, open, 'comment.created', row);
-  });
+  const row = await insertNew(ctx, open, input.body, { ...comment, parent_id: comment.id, review_id: null });
   return { ...open, comment, reply: row };
 }
 

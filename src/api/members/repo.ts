@@ -23,7 +23,8 @@ export interface MemberRecord {
   photo_url: string | null;
 }
 
-function membersQuery(db: DbOrTrx, organizationId: string) {
+/** Members of the organization with their users, as {@link MemberRecord}s (filters go after). */
+export function membersQuery(db: DbOrTrx, organizationId: string) {
   return db
     .selectFrom('members')
     .innerJoin('users', 'users.id', 'members.user_id')
