@@ -5,10 +5,11 @@
 import type { App } from '../core/app.js';
 import askRoutes from './ask/routes.js';
 import auditRoutes from './audit/routes.js';
-import importRoutes from './change-requests/imports.js';
 import changeRequestRoutes from './change-requests/routes.js';
 import collectionRoutes from './collections/routes.js';
 import commentRoutes from './comments/routes.js';
+import changeRequestContentRoutes from './content/change-request-routes.js';
+import contentEditRoutes from './content/edit-routes.js';
 import contentRoutes from './content/routes.js';
 import { RevisionPage } from './content/schemas.js';
 import gitRoutes from './git/routes.js';
@@ -56,8 +57,9 @@ export async function registerApi(app: App): Promise<void> {
   // Shared by the content and change-request areas (pages nest pages).
   app.addSchema(RevisionPage);
   await app.register(changeRequestRoutes);
-  await app.register(importRoutes);
+  await app.register(contentEditRoutes);
   await app.register(contentRoutes);
+  await app.register(changeRequestContentRoutes);
   await app.register(revisionRoutes);
   await app.register(commentRoutes);
   await app.register(reviewRoutes);

@@ -1,13 +1,13 @@
 /**
  * Loads a change request for a caller: the space is authorized first (404 when the caller cannot
  * read it, 403 when their role is below `needed`), then the change request is looked up by id or
- * number within that space (404 otherwise).
+ * number within that space (404 otherwise). Also the rules every change of a change request's
+ * content shares (the content area's edits and imports, the merge).
  */
-import type { FastifyRequest } from 'fastify';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
+import { loadRevision, type Snapshot } from '../../content/store.js';
+import { conflict, notFound } from '../../core/errors.js';
 import type { Role } from '../../core/schemas.js';
-import type { Db } from '../../db/database.js';
+import type { DbOrTrx } from '../../core/service.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import type { Viewer } from '../../permissions/resolver.js';
@@ -21,7 +21,7 @@ export interface ChangeRequestAccess {
 }
 
 export async function authorizeChangeRequest(
-  db: Db,
+  db: DbOrTrx,
   userId: string,
   spaceId: string,
   changeRequestKey: string,
@@ -34,8 +34,23 @@ export async function authorizeChangeRequest(
   return { space, changeRequest, role, viewer };
 }
 
-/** {@link authorizeChangeRequest} for the `spaceId` and `changeRequestId` path parameters of `request`. */
-export function authorizeChangeRequestOf(db: Db, request: FastifyRequest, needed: Role, action: string) {
-  const { spaceId, changeRequestId } = request.params as { spaceId: string; changeRequestId: string };
-  return authorizeChangeRequest(db, caller(request).user.id, spaceId, changeRequestId, needed, action);
+/** 409 unless the change request can still change (not merged, not archived). */
+export function requireEditable(changeRequest: ChangeRequestRow): void {
+  if (changeRequest.status === 'merged') throw conflict(`change request ${changeRequest.number} is already merged`);
+  if (changeRequest.status === 'archived') {
+    throw conflict(`change request ${changeRequest.number} is archived; reopen it (status open) to change it`);
+  }
+}
+
+/** The change request's current revision (its content). */
+export async function changeRequestSnapshot(
+  db: DbOrTrx,
+  space: SpaceRow,
+  changeRequest: ChangeRequestRow,
+): Promise<Snapshot> {
+  const snapshot = await loadRevision(db, space, changeRequest.revision_id);
+  if (!snapshot) {
+    throw new Error(`revision ${changeRequest.revision_id} of change request ${changeRequest.id} is missing`);
+  }
+  return snapshot;
 }

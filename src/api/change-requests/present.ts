@@ -1,9 +1,7 @@
 import type { Static } from 'typebox';
 import type { Urls } from '../../core/urls.js';
-import type { Db } from '../../db/database.js';
 import type { ChangeRequestRow, SpaceRow, UserRow } from '../../db/schema.js';
 import { presentUser } from '../users/present.js';
-import { findUsersByIds } from '../users/repo.js';
 import type { ReviewerRow } from './repo.js';
 import type { ChangeRequest, ChangeRequestStatus, RequestedReviewer } from './schemas.js';
 
@@ -19,15 +17,13 @@ export function changeRequestPath(spaceId: string, changeRequestId: string): str
   return `/spaces/${spaceId}/change-requests/${changeRequestId}`;
 }
 
-export async function presentChangeRequests(
-  db: Db,
+/** Change requests of `space`; `users` holds their creators and mergers (`changeRequestUsers`). */
+export function presentChangeRequests(
   rows: ChangeRequestRow[],
   space: SpaceRow,
+  users: Map<string, UserRow>,
   urls: Urls,
-): Promise<ChangeRequestObject[]> {
-  const users = await findUsersByIds(db, [
-    ...new Set(rows.flatMap((r) => [r.created_by, ...(r.merged_by ? [r.merged_by] : [])])),
-  ]);
+): ChangeRequestObject[] {
   return rows.map((row) => ({
     object: 'change-request' as const,
     id: row.id,
@@ -53,17 +49,21 @@ export async function presentChangeRequests(
   }));
 }
 
-export async function presentChangeRequest(db: Db, row: ChangeRequestRow, space: SpaceRow, urls: Urls) {
-  const [presented] = await presentChangeRequests(db, [row], space, urls);
-  return presented as ChangeRequestObject;
+export function presentChangeRequest(
+  row: ChangeRequestRow,
+  space: SpaceRow,
+  users: Map<string, UserRow>,
+  urls: Urls,
+): ChangeRequestObject {
+  return presentChangeRequests([row], space, users, urls)[0] as ChangeRequestObject;
 }
 
-export async function presentReviewers(
-  db: Db,
+/** Requested reviewers; `users` holds the reviewers and who requested them (`reviewerUsers`). */
+export function presentReviewers(
   rows: ReviewerRow[],
+  users: Map<string, UserRow>,
   urls: Urls,
-): Promise<Array<Static<typeof RequestedReviewer>>> {
-  const users = await findUsersByIds(db, [...new Set(rows.flatMap((r) => [r.user_id, r.requested_by]))]);
+): Array<Static<typeof RequestedReviewer>> {
   return rows.map((row) => ({
     object: 'change-request-requested-reviewer' as const,
     revision: row.revision_id,

@@ -2,67 +2,66 @@ import type { Static } from 'typebox';
 import { conflict } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { type Page, paginate } from '../../core/paging.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
-import { isUniqueViolation, toCount } from '../../db/dialect.js';
-import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
+import { toCount } from '../../db/dialect.js';
+import type { ChangeRequestRow, UserRow } from '../../db/schema.js';
+import { findUsersByIds } from '../users/repo.js';
 import type { ListChangeRequestsQuery } from './schemas.js';
 
 /** A change request of `spaceId` by id, or by number when the key is all digits. */
-export async function findChangeRequest(db: Db, spaceId: string, key: string): Promise<ChangeRequestRow | undefined> {
+export async function findChangeRequest(
+  db: DbOrTrx,
+  spaceId: string,
+  key: string,
+): Promise<ChangeRequestRow | undefined> {
   let q = db.selectFrom('change_requests').selectAll().where('space_id', '=', spaceId);
   q = /^\d+$/.test(key) ? q.where('number', '=', Number(key)) : q.where('id', '=', key);
   return q.executeTakeFirst();
 }
 
-/** Creates a change request on the space's live revision, numbered next in the space. */
-export async function createChangeRequest(
-  db: Db,
-  space: SpaceRow,
+/**
+ * Inserts a change request on the space's live revision, numbered next in the space. Two concurrent
+ * creations may pick the same number: the unique index refuses one (the service retries it).
+ */
+export async function insertChangeRequest(
+  trx: DbOrTrx,
+  spaceId: string,
   userId: string,
   subject: string,
 ): Promise<ChangeRequestRow> {
-  // Two concurrent creations may pick the same number; the unique index refuses one, which retries.
-  for (let attempt = 0; ; attempt++) {
-    try {
-      return await db.transaction().execute(async (trx) => {
-        const current = await trx
-          .selectFrom('spaces')
-          .select('revision_id')
-          .where('id', '=', space.id)
-          .executeTakeFirstOrThrow();
-        const max = await trx
-          .selectFrom('change_requests')
-          .select((eb) => eb.fn.max('number').as('max'))
-          .where('space_id', '=', space.id)
-          .executeTakeFirst();
-        const now = nowIso();
-        const row: ChangeRequestRow = {
-          id: newId(),
-          space_id: space.id,
-          number: toCount(max?.max) + 1,
-          status: 'open',
-          subject,
-          created_by: userId,
-          revision_id: current.revision_id,
-          revision_initial: current.revision_id,
-          revision_merged: null,
-          merged_by: null,
-          merged_at: null,
-          created_at: now,
-          updated_at: now,
-        };
-        await trx.insertInto('change_requests').values(row).execute();
-        return row;
-      });
-    } catch (error) {
-      if (!isUniqueViolation(error) || attempt >= 4) throw error;
-    }
-  }
+  const current = await trx
+    .selectFrom('spaces')
+    .select('revision_id')
+    .where('id', '=', spaceId)
+    .executeTakeFirstOrThrow();
+  const max = await trx
+    .selectFrom('change_requests')
+    .select((eb) => eb.fn.max('number').as('max'))
+    .where('space_id', '=', spaceId)
+    .executeTakeFirst();
+  const now = nowIso();
+  const row: ChangeRequestRow = {
+    id: newId(),
+    space_id: spaceId,
+    number: toCount(max?.max) + 1,
+    status: 'open',
+    subject,
+    created_by: userId,
+    revision_id: current.revision_id,
+    revision_initial: current.revision_id,
+    revision_merged: null,
+    merged_by: null,
+    merged_at: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await trx.insertInto('change_requests').values(row).execute();
+  return row;
 }
 
 export async function listChangeRequests(
-  db: Db,
+  db: DbOrTrx,
   spaceId: string,
   query: Static<typeof ListChangeRequestsQuery>,
 ): Promise<Page<ChangeRequestRow>> {
@@ -97,7 +96,7 @@ export async function listChangeRequests(
 }
 
 export async function updateChangeRequest(
-  db: Db,
+  db: DbOrTrx,
   id: string,
   patch: { subject?: string; status?: string },
 ): Promise<void> {
@@ -111,7 +110,12 @@ export async function updateChangeRequest(
  * Moves the change request to `revisionId` if it is still at `expected` (another edit may have
  * landed meanwhile: then 409, and the caller's revision is left unused).
  */
-export async function advanceChangeRequest(db: Db, id: string, expected: string, revisionId: string): Promise<void> {
+export async function advanceChangeRequest(
+  db: DbOrTrx,
+  id: string,
+  expected: string,
+  revisionId: string,
+): Promise<void> {
   const result = await db
     .updateTable('change_requests')
     .set({ revision_id: revisionId, updated_at: nowIso() })
@@ -124,11 +128,47 @@ export async function advanceChangeRequest(db: Db, id: string, expected: string,
 }
 
 /**
+ * Marks the change request merged into `revisionMerged`, only if it is still open or draft at
+ * `expected` (compare-and-set); false when it changed meanwhile.
+ */
+export async function markMerged(
+  trx: DbOrTrx,
+  id: string,
+  expected: string,
+  merge: { by: string; at: string; revisionMerged: string },
+): Promise<boolean> {
+  const closed = await trx
+    .updateTable('change_requests')
+    .set({
+      status: 'merged',
+      merged_by: merge.by,
+      merged_at: merge.at,
+      revision_merged: merge.revisionMerged,
+      updated_at: merge.at,
+    })
+    .where('id', '=', id)
+    .where('revision_id', '=', expected)
+    .where('status', 'in', ['open', 'draft'])
+    .executeTakeFirst();
+  return Number(closed.numUpdatedRows) > 0;
+}
+
+/** The users the change requests show (creators, mergers), by id, in one query. */
+export function changeRequestUsers(db: DbOrTrx, rows: ChangeRequestRow[]): Promise<Map<string, UserRow>> {
+  return findUsersByIds(db, [...new Set(rows.flatMap((r) => [r.created_by, ...(r.merged_by ? [r.merged_by] : [])]))]);
+}
+
+/** The users the requested reviewers show (reviewers, requesters), by id, in one query. */
+export function reviewerUsers(db: DbOrTrx, rows: ReviewerRow[]): Promise<Map<string, UserRow>> {
+  return findUsersByIds(db, [...new Set(rows.flatMap((r) => [r.user_id, r.requested_by]))]);
+}
+
+/**
  * Counters of the spaces' change requests, in one query: all of them whatever their status (the
  * official `changeRequests` is the total), and the open and draft ones.
  */
 export async function changeRequestCounts(
-  db: Db,
+  db: DbOrTrx,
   spaceIds: string[],
 ): Promise<Map<string, { total: number; open: number; draft: number }>> {
   const counts = new Map<string, { total: number; open: number; draft: number }>();
@@ -159,7 +199,7 @@ export interface ReviewerRow {
 }
 
 export async function addReviewers(
-  db: Db,
+  db: DbOrTrx,
   changeRequestId: string,
   userIds: string[],
   requestedBy: string,
@@ -188,7 +228,7 @@ export async function addReviewers(
 }
 
 export async function listReviewers(
-  db: Db,
+  db: DbOrTrx,
   changeRequestId: string,
   options: { page?: string; limit?: number },
 ): Promise<Page<ReviewerRow>> {
@@ -207,7 +247,7 @@ export async function listReviewers(
 }
 
 /** Removes one requested reviewer; false when that user was not requested. */
-export async function removeReviewer(db: Db, changeRequestId: string, userId: string): Promise<boolean> {
+export async function removeReviewer(db: DbOrTrx, changeRequestId: string, userId: string): Promise<boolean> {
   const result = await db
     .deleteFrom('change_request_reviewers')
     .where('change_request_id', '=', changeRequestId)

@@ -2,7 +2,7 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../core/paging.js';
 import { StringEnum, Timestamp, InlineUserSchema as UserSchema } from '../../core/schemas.js';
-import { JsonDocumentSchema } from '../change-requests/content-schemas.js';
+import { JsonDocumentSchema } from '../content/edit-schemas.js';
 
 /** Longest Markdown body of a comment, in characters. */
 export const MAX_COMMENT_MARKDOWN = 20_000;

@@ -7,24 +7,16 @@
 
 import { emptyDocument, type JsonDocument } from '../../content/document.js';
 import { documentToMarkdown } from '../../content/markdown.js';
-import {
-  type FileEntry,
-  type FlatPage,
-  flattenPages,
-  getDocuments,
-  type PageNode,
-  type Snapshot,
-} from '../../content/store.js';
+import { type FileEntry, type FlatPage, flattenPages, type PageNode, type Snapshot } from '../../content/store.js';
 import { refToUrl } from '../../content/to-mdast.js';
 import type { Urls } from '../../core/urls.js';
-import type { Db } from '../../db/database.js';
 import type { SpaceRow } from '../../db/schema.js';
 import type { RevisionGit } from '../../git/state.js';
 import { gitBlobOid } from '../../storage/files.js';
 import type { ChangeRequestObject } from '../change-requests/present.js';
+import type { PageBodies } from './repo.js';
 
 export interface ContentView {
-  db: Db;
   urls: Urls;
   space: SpaceRow;
   snapshot: Snapshot;
@@ -50,23 +42,6 @@ export const DEFAULT_LAYOUT = {
   actions: true,
   anchors: true,
 };
-
-/** Git ids of page Markdown, by document hash (documents never change, so neither do these). */
-const markdownOids = new Map<string, string>();
-
-async function gitOids(db: Db, pages: PageNode[]): Promise<Map<string, string>> {
-  const hashes = flattenPages(pages)
-    .map((p) => p.page.document)
-    .filter((h): h is string => h !== undefined && !markdownOids.has(h));
-  if (hashes.length > 0) {
-    const documents = await getDocuments(db, hashes);
-    for (const [hash, document] of documents) {
-      if (markdownOids.size > 10_000) markdownOids.clear();
-      markdownOids.set(hash, gitBlobOid(documentToMarkdown(document)));
-    }
-  }
-  return markdownOids;
-}
 
 const EMPTY_OID = gitBlobOid('');
 
@@ -129,17 +104,16 @@ function pageObject(view: ContentView, entry: FlatPage, oids: Map<string, string
 
 /**
  * Pages of the view, nested, each document page with its body as the structured document (the
- * official `RevisionPageDocument` carries one of `document` or `markdown`). Bodies are loaded in
- * bulk and cached, as they never change.
+ * official `RevisionPageDocument` carries one of `document` or `markdown`). `bodies` holds the
+ * documents of `pages` (`loadPageBodies`).
  */
-export async function presentPages(
+export function presentPages(
   view: ContentView,
+  bodies: PageBodies,
   pages: PageNode[] = view.snapshot.pages,
-): Promise<PresentedPage[]> {
-  const oids = view.metadata ? await gitOids(view.db, pages) : null;
+): PresentedPage[] {
+  const { documents, oids } = bodies;
   const flat = new Map(flattenPages(view.snapshot.pages).map((entry) => [entry.page.id, entry]));
-  const hashes = flattenPages(pages).flatMap((e) => (e.page.document ? [e.page.document] : []));
-  const documents = await getDocuments(view.db, hashes);
   const build = (list: PageNode[]): PresentedPage[] =>
     list.map((page) => {
       const presented = pageObject(view, flat.get(page.id) as FlatPage, oids, build(page.children)) as PresentedPage;
@@ -151,12 +125,13 @@ export async function presentPages(
 }
 
 /** One page with its body, as the document or as Markdown. */
-export async function presentPage(
+export function presentPage(
   view: ContentView,
+  bodies: PageBodies,
   entry: FlatPage,
   format: 'document' | 'markdown',
-): Promise<PresentedPage> {
-  const [presented] = await presentPages(view, [entry.page]);
+): PresentedPage {
+  const [presented] = presentPages(view, bodies, [entry.page]);
   const page = presented as PresentedPage;
   if (entry.page.type !== 'document' || format === 'document') return page;
   const { document, ...rest } = page;
@@ -197,7 +172,7 @@ export function presentReusableContent(
 }
 
 /** The revision object (`mergedFrom` is the change request a merge revision came from). */
-export async function presentRevision(view: ContentView, mergedFrom?: ChangeRequestObject) {
+export function presentRevision(view: ContentView, bodies: PageBodies, mergedFrom?: ChangeRequestObject) {
   const { snapshot, space, urls } = view;
   const published = space.visibility !== 'private' ? urls.app(`/s/${space.id}/published`) : undefined;
   return {
@@ -205,7 +180,7 @@ export async function presentRevision(view: ContentView, mergedFrom?: ChangeRequ
     id: snapshot.id,
     type: snapshot.type,
     parents: snapshot.parents,
-    pages: await presentPages(view),
+    pages: presentPages(view, bodies),
     files: snapshot.files.map((f) => presentFile(view, f)),
     reusableContents: snapshot.reusableContents.map((r) => presentReusableContent(view, r)),
     tags: [],

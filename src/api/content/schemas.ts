@@ -1,13 +1,20 @@
-/** Schemas of content reads (live revision and change requests) and imports. */
+/** Schemas of content reads (live revision and change requests). */
 import { Type } from 'typebox';
 import { PagedList, PageQuery } from '../../core/paging.js';
 import { StringEnum, Timestamp } from '../../core/schemas.js';
-import { RevisionFileSchema } from '../change-requests/content-schemas.js';
 import { ChangeRequest } from '../change-requests/schemas.js';
 
-export { RevisionFileSchema };
-
 const GitBlob = Type.Object({ oid: Type.String(), path: Type.String() });
+
+export const RevisionFileSchema = Type.Object({
+  id: Type.String(),
+  name: Type.String(),
+  contentType: Type.String(),
+  downloadURL: Type.String(),
+  size: Type.Number(),
+  dimensions: Type.Optional(Type.Object({ width: Type.Number(), height: Type.Number() })),
+  git: Type.Optional(GitBlob),
+});
 
 export const Layout = Type.Object({
   width: StringEnum(['default', 'wide'] as const),
@@ -124,31 +131,3 @@ export const LinksList = Type.Object({
 });
 
 export const BacklinksList = PagedList(Type.Ref('RevisionPage'));
-
-export const IMPORT_SOURCES = [
-  'website',
-  'docx',
-  'markdown',
-  'html',
-  'zip',
-  'confluence',
-  'github-wiki',
-  'dropbox-paper',
-  'notion',
-  'google-docs',
-] as const;
-export type ImportSource = (typeof IMPORT_SOURCES)[number];
-
-export const ImportBody = Type.Object(
-  {
-    url: Type.String({ minLength: 1, description: 'An http(s) URL or a data: URI' }),
-    source: StringEnum(IMPORT_SOURCES),
-  },
-  { additionalProperties: false },
-);
-
-export const ImportResult = Type.Object({
-  revision: Type.String(),
-  importedResources: Type.Number(),
-  totalResources: Type.Number(),
-});

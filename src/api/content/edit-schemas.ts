@@ -1,7 +1,8 @@
-/** Schemas of the batch edit of a change request's content (`POST …/content`). */
+/** Schemas of the changes of a change request's content: the batch edit (`POST …/content`) and imports. */
 import { Type } from 'typebox';
 import { StringEnum } from '../../core/schemas.js';
-import { ChangeRequest, MAX_BATCH_CHANGES } from './schemas.js';
+import { ChangeRequest, MAX_BATCH_CHANGES } from '../change-requests/schemas.js';
+import { RevisionFileSchema } from './schemas.js';
 
 export const ContentRefSchema = Type.Union([
   Type.Object({ kind: Type.Literal('url'), url: Type.String({ minLength: 1, maxLength: 2048 }) }),
@@ -152,16 +153,6 @@ const PageRef = Type.Object({
   urls: Type.Object({ location: Type.String() }),
 });
 
-export const RevisionFileSchema = Type.Object({
-  id: Type.String(),
-  name: Type.String(),
-  contentType: Type.String(),
-  downloadURL: Type.String(),
-  size: Type.Number(),
-  dimensions: Type.Optional(Type.Object({ width: Type.Number(), height: Type.Number() })),
-  git: Type.Optional(Type.Object({ oid: Type.String(), path: Type.String() })),
-});
-
 export const ContentUpdate = Type.Object({
   changeRequest: ChangeRequest,
   changes: Type.Array(
@@ -179,4 +170,32 @@ export const ContentUpdate = Type.Object({
     ]),
   ),
   insertedFiles: Type.Array(RevisionFileSchema),
+});
+
+export const IMPORT_SOURCES = [
+  'website',
+  'docx',
+  'markdown',
+  'html',
+  'zip',
+  'confluence',
+  'github-wiki',
+  'dropbox-paper',
+  'notion',
+  'google-docs',
+] as const;
+export type ImportSource = (typeof IMPORT_SOURCES)[number];
+
+export const ImportBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, description: 'An http(s) URL or a data: URI' }),
+    source: StringEnum(IMPORT_SOURCES),
+  },
+  { additionalProperties: false },
+);
+
+export const ImportResult = Type.Object({
+  revision: Type.String(),
+  importedResources: Type.Number(),
+  totalResources: Type.Number(),
 });

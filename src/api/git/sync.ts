@@ -9,49 +9,42 @@
  * `standalone`, the revision of a new change request (the live content is left alone).
  */
 import type { FastifyBaseLogger } from 'fastify';
-import { advanceChangeRequest, createChangeRequest } from '../api/change-requests/repo.js';
-import { loadRevision, type Snapshot, writeRevision } from '../content/store.js';
-import type { App } from '../core/app.js';
-import { decryptSecret, secretsKey } from '../core/secrets.js';
-import type { Db } from '../db/database.js';
-import type { GitSyncRow, SpaceRow } from '../db/schema.js';
-import type { JobHandler } from '../jobs/index.js';
-import { indexSpace } from '../search/index.js';
-import { exportLayout } from './export-layout.js';
-import { guardedGitHttp } from './http.js';
-import { importLayout } from './import-layout.js';
-import { ASSETS, CONFIG_FILE, cleanDir } from './layout.js';
-import { fullRef, pushToRemote, type RemoteTarget, readRemote } from './remote.js';
+import { loadRevision, type Snapshot } from '../../content/store.js';
+import type { App } from '../../core/app.js';
+import { decryptSecret, secretsKey } from '../../core/secrets.js';
+import { type ServiceContext, SYSTEM_ACTOR } from '../../core/service.js';
+import type { Db } from '../../db/database.js';
+import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
+import { exportLayout } from '../../git/export-layout.js';
+import { guardedGitHttp } from '../../git/http.js';
+import { importLayout } from '../../git/import-layout.js';
+import { EXPORT_JOB, type GitJobPayload, IMPORT_JOB, urlAad } from '../../git/jobs.js';
+import { ASSETS, CONFIG_FILE, cleanDir } from '../../git/layout.js';
+import { fullRef, pushToRemote, type RemoteTarget, readRemote } from '../../git/remote.js';
 import {
   type Blob,
   findGitSync,
   findRevisionGit,
-  finishOperation,
   type OperationOptions,
-  recordRevisionGit,
   redactText,
   redactUrl,
-} from './state.js';
-
-export const IMPORT_JOB = 'git.import';
-export const EXPORT_JOB = 'git.export';
-
-export interface GitJobPayload {
-  spaceId: string;
-  operationId: string;
-}
+} from '../../git/state.js';
+import type { JobHandler } from '../../jobs/index.js';
+import { findSpaceRow } from '../../services/live.js';
+import { finishGitOperation, recordGitExport, recordGitImport } from './service.js';
 
 /** Largest response of one Git HTTP request (a pack). */
 const MAX_PACK_BYTES = 200 * 1024 * 1024;
 const GIT_TIMEOUT_MS = 120_000;
 
-/** Authenticated data bound to a sealed URL: it opens only for this space and operation. */
-export function urlAad(spaceId: string, operationId: string): string {
-  return `git:${spaceId}:${operationId}`;
+/** The jobs change data as the system, through the same service functions as the API. */
+function systemContext(app: App): ServiceContext {
+  return { db: app.db, urls: app.urls, actor: SYSTEM_ACTOR };
 }
 
 async function liveSnapshot(db: Db, spaceId: string): Promise<{ space: SpaceRow; snapshot: Snapshot }> {
-  const space = await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirstOrThrow();
+  const space = await findSpaceRow(db, spaceId);
+  if (!space) throw new Error(`space ${spaceId} is gone`);
   const snapshot = await loadRevision(db, space, space.revision_id);
   if (!snapshot) throw new Error(`live revision ${space.revision_id} of space ${space.id} is missing`);
   return { space, snapshot };
@@ -84,13 +77,15 @@ async function runExport(app: App, row: GitSyncRow, target: RemoteTarget, option
     force: options.force === true,
   });
   const oid = (path: string) => result.blobs.get(path);
-  await recordRevisionGit(app.db, {
-    revisionId: snapshot.id,
+  await recordGitExport(systemContext(app), {
     spaceId: space.id,
-    commit: { oid: result.commit, message, ref: fullRef(row.ref), createdByGitBook: true },
-    pages: blobsOf(layout.pagePaths, oid),
-    files: blobsOf(layout.filePaths, oid),
-    reusableContents: blobsOf(layout.includePaths, oid),
+    revisionId: snapshot.id,
+    git: {
+      commit: { oid: result.commit, message, ref: fullRef(row.ref), createdByGitBook: true },
+      pages: blobsOf(layout.pagePaths, oid),
+      files: blobsOf(layout.filePaths, oid),
+      reusableContents: blobsOf(layout.includePaths, oid),
+    },
   });
   return { commit: result.commit, revisionId: snapshot.id };
 }
@@ -106,42 +101,20 @@ async function runImport(app: App, row: GitSyncRow, target: RemoteTarget, option
     existing: live,
     existingIncludes: new Map(Object.entries(recorded).map(([id, blob]) => [blob.path, id])),
   });
-  const changeRequest = options.standalone
-    ? await createChangeRequest(app.db, space, options.userId, `Import from Git (${row.ref})`)
-    : null;
-  const revision = await app.db.transaction().execute(async (trx) => {
-    const written = await writeRevision(trx, {
-      spaceId: space.id,
-      parents: [live.id],
-      type: 'edits',
-      pages: layout.pages,
-      files: layout.files,
-      reusableContents: layout.reusableContents,
-      createdBy: options.userId,
-    });
-    if (changeRequest) {
-      await advanceChangeRequest(trx, changeRequest.id, changeRequest.revision_id, written.id);
-      return written;
-    }
-    // Only if nothing was merged meanwhile (compare-and-set on the live revision).
-    const moved = await trx
-      .updateTable('spaces')
-      .set({ revision_id: written.id, updated_at: written.createdAt })
-      .where('id', '=', space.id)
-      .where('revision_id', '=', live.id)
-      .executeTakeFirst();
-    if (Number(moved.numUpdatedRows) === 0) throw new Error('the live content changed during the import; run it again');
-    await indexSpace(trx, space.id);
-    return written;
-  });
   const oid = (path: string) => remote.blobs.get(path);
-  await recordRevisionGit(app.db, {
-    revisionId: revision.id,
+  const { revision, changeRequest } = await recordGitImport(systemContext(app), {
     spaceId: space.id,
-    commit: { oid: remote.commit, message: remote.message, ref: fullRef(row.ref), createdByGitBook: false },
-    pages: blobsOf(layout.pagePaths, oid),
-    files: blobsOf(layout.filePaths, oid),
-    reusableContents: blobsOf(layout.includePaths, oid),
+    live,
+    content: layout,
+    standalone: options.standalone === true,
+    userId: options.userId,
+    ref: row.ref,
+    git: {
+      commit: { oid: remote.commit, message: remote.message, ref: fullRef(row.ref), createdByGitBook: false },
+      pages: blobsOf(layout.pagePaths, oid),
+      files: blobsOf(layout.filePaths, oid),
+      reusableContents: blobsOf(layout.includePaths, oid),
+    },
   });
   return { commit: remote.commit, revisionId: revision.id, changeRequestId: changeRequest?.id };
 }
@@ -172,13 +145,16 @@ function gitJob(app: App, direction: 'import' | 'export'): JobHandler<GitJobPayl
         direction === 'export'
           ? await runExport(app, row, target, options)
           : await runImport(app, row, target, options);
-      await finishOperation(app.db, row.space_id, row.operation_id, { state: 'success', ...outcome });
+      await finishGitOperation(systemContext(app), row.space_id, row.operation_id, { state: 'success', ...outcome });
       log.info({ ...context, commit: outcome.commit }, `Git ${direction} done`);
     } catch (error) {
       // Shutting down: the job goes back to the queue and runs again (the sealed URL is kept for it).
       if (signal.aborted) throw error;
       const message = redactText(error instanceof Error ? error.message : String(error), url);
-      await finishOperation(app.db, row.space_id, row.operation_id, { state: 'failure', error: message });
+      await finishGitOperation(systemContext(app), row.space_id, row.operation_id, {
+        state: 'failure',
+        error: message,
+      });
       log.warn({ ...context, error: message }, `Git ${direction} failed`);
     }
   };

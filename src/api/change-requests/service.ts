@@ -1,0 +1,205 @@
+/**
+ * Every change of a change request's lifecycle: create, update (subject, status), merge into the
+ * live content, and its requested reviewers. Editors create, update and request reviews; reviewers
+ * (and higher) merge. Changes of its content (batch edits, imports) are the content area's.
+ */
+
+import { threeWayMerge } from '../../content/merge.js';
+import { loadRevision, writeRevision } from '../../content/store.js';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import { nowIso } from '../../core/time.js';
+import { isUniqueViolation } from '../../db/dialect.js';
+import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
+import { authorizeSpace } from '../../permissions/content.js';
+import { loadViewer } from '../../permissions/resolver.js';
+import { atLeast } from '../../permissions/roles.js';
+import { checkMergeRules } from '../../reviews/merge-rules.js';
+import { advanceLive, findSpaceRow } from '../../services/live.js';
+import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from './access.js';
+import {
+  addReviewers,
+  findChangeRequest,
+  insertChangeRequest,
+  markMerged,
+  type ReviewerRow,
+  removeReviewer,
+  updateChangeRequest as updateChangeRequestRow,
+} from './repo.js';
+
+/** A change request with its space, both as they are after the change. */
+export interface ChangeRequestState {
+  space: SpaceRow;
+  changeRequest: ChangeRequestRow;
+}
+
+/** The change request as stored now, with its space (a merge elsewhere may have moved the live revision). */
+async function reload(ctx: ServiceContext, spaceId: string, id: string): Promise<ChangeRequestState> {
+  const [space, changeRequest] = await Promise.all([
+    findSpaceRow(ctx.db, spaceId),
+    findChangeRequest(ctx.db, spaceId, id),
+  ]);
+  if (!space || !changeRequest) throw new Error(`change request ${id} of space ${spaceId} is gone`);
+  return { space, changeRequest };
+}
+
+/**
+ * Creates a change request on the live content. A user needs `edit` on the space; the system (a
+ * Git import into a new change request, authorized when it was queued) creates it for `createdBy`.
+ */
+export async function createChangeRequest(
+  ctx: ServiceContext,
+  spaceId: string,
+  input: { subject?: string; createdBy?: string },
+): Promise<ChangeRequestState> {
+  let space: SpaceRow;
+  let createdBy: string;
+  if (ctx.actor.type === 'system') {
+    const row = await findSpaceRow(ctx.db, spaceId);
+    if (!row || !input.createdBy) throw notFound(`space ${spaceId} not found`);
+    space = row;
+    createdBy = input.createdBy;
+  } else {
+    createdBy = actingUser(ctx).id;
+    space = (await authorizeSpace(ctx.db, createdBy, spaceId, 'edit', 'create change requests')).row;
+  }
+  // Two concurrent creations may pick the same number; the unique index refuses one, which retries.
+  for (let attempt = 0; ; attempt++) {
+    try {
+      const changeRequest = await inTransaction(ctx.db, (trx) =>
+        insertChangeRequest(trx, space.id, createdBy, input.subject ?? ''),
+      );
+      return { space, changeRequest };
+    } catch (error) {
+      if (!isUniqueViolation(error) || attempt >= 4 || ctx.db.isTransaction) throw error;
+    }
+  }
+}
+
+/** Changes the subject or the status (a merged change request keeps its status: 409). */
+export async function updateChangeRequest(
+  ctx: ServiceContext,
+  spaceId: string,
+  changeRequestKey: string,
+  patch: { subject?: string; status?: string },
+): Promise<ChangeRequestState> {
+  const { space, changeRequest } = await authorizeChangeRequest(
+    ctx.db,
+    actingUser(ctx).id,
+    spaceId,
+    changeRequestKey,
+    'edit',
+    'update change requests',
+  );
+  if (patch.status !== undefined && changeRequest.status === 'merged') {
+    throw conflict(`change request ${changeRequest.number} is merged; its status cannot change`);
+  }
+  await inTransaction(ctx.db, (trx) => updateChangeRequestRow(trx, changeRequest.id, patch));
+  return reload(ctx, space.id, changeRequest.id);
+}
+
+/**
+ * Merges the change request into the live content: a three-way merge of its initial revision, the
+ * live one and its own (409 naming what changed on both sides), written as a merge revision that
+ * becomes live, the change request closed as merged and the search index rebuilt, in one
+ * transaction. Returns the merge revision's id.
+ */
+export async function mergeChangeRequest(
+  ctx: ServiceContext,
+  spaceId: string,
+  changeRequestKey: string,
+): Promise<{ revision: string }> {
+  const user = actingUser(ctx);
+  const { space, changeRequest } = await authorizeChangeRequest(
+    ctx.db,
+    user.id,
+    spaceId,
+    changeRequestKey,
+    'review',
+    'merge change requests',
+  );
+  requireEditable(changeRequest);
+  await checkMergeRules(ctx.db, space, changeRequest, user.id);
+  const [base, ours, theirs] = await Promise.all([
+    loadRevision(ctx.db, space, changeRequest.revision_initial),
+    loadRevision(ctx.db, space, space.revision_id),
+    changeRequestSnapshot(ctx.db, space, changeRequest),
+  ]);
+  if (!base || !ours) throw new Error(`revisions of change request ${changeRequest.id} are missing`);
+  const merged = threeWayMerge(base, ours, theirs);
+  if (!merged.ok) {
+    const list = merged.conflicts.map((c) => `${c.kind} "${c.title}" (${c.id})`).join(', ');
+    throw conflict(`the change request conflicts with the live content; changed on both sides: ${list}`);
+  }
+  const revision = await inTransaction(ctx.db, async (trx) => {
+    const written = await writeRevision(trx, {
+      spaceId: space.id,
+      parents: [ours.id, theirs.id],
+      type: 'merge',
+      pages: merged.pages,
+      files: merged.files,
+      reusableContents: merged.reusableContents,
+      mergedFrom: changeRequest.id,
+      createdBy: user.id,
+    });
+    const now = nowIso();
+    // Only if nothing was merged meanwhile (compare-and-set on the live revision and the status).
+    const moved = await advanceLive(trx, space.id, ours.id, written.id, now);
+    const closed =
+      moved &&
+      (await markMerged(trx, changeRequest.id, theirs.id, { by: user.id, at: now, revisionMerged: written.id }));
+    if (!closed) throw conflict('the live content or the change request changed during the merge; retry');
+    return written;
+  });
+  return { revision: revision.id };
+}
+
+/**
+ * Requests reviews from members who can read the space (400 naming the first who cannot), and sets
+ * the subject when given. Returns the reviewer rows of those users.
+ */
+export async function requestReviewers(
+  ctx: ServiceContext,
+  spaceId: string,
+  changeRequestKey: string,
+  input: { users: string[]; subject?: string },
+): Promise<ReviewerRow[]> {
+  const user = actingUser(ctx);
+  const { space, changeRequest } = await authorizeChangeRequest(
+    ctx.db,
+    user.id,
+    spaceId,
+    changeRequestKey,
+    'edit',
+    'request reviews',
+  );
+  for (const [i, userId] of input.users.entries()) {
+    const viewer = await loadViewer(ctx.db, space.organization_id, userId);
+    if (!atLeast(viewer.roleOn({ type: 'space', ...space }), 'read')) {
+      throw badRequest(`body/users/${i}: user ${userId} is not a member who can read this space`);
+    }
+  }
+  return inTransaction(ctx.db, async (trx) => {
+    if (input.subject !== undefined) await updateChangeRequestRow(trx, changeRequest.id, { subject: input.subject });
+    return addReviewers(trx, changeRequest.id, input.users, user.id, changeRequest.revision_id);
+  });
+}
+
+/** Withdraws a review request (404 when that user was not requested). */
+export async function removeRequestedReviewer(
+  ctx: ServiceContext,
+  spaceId: string,
+  changeRequestKey: string,
+  userId: string,
+): Promise<void> {
+  const { changeRequest } = await authorizeChangeRequest(
+    ctx.db,
+    actingUser(ctx).id,
+    spaceId,
+    changeRequestKey,
+    'edit',
+    'change requested reviewers',
+  );
+  const removed = await inTransaction(ctx.db, (trx) => removeReviewer(trx, changeRequest.id, userId));
+  if (!removed) throw notFound(`user ${userId} is not a requested reviewer of this change request`);
+}

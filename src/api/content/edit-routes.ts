@@ -1,0 +1,108 @@
+/**
+ * Changing a change request's content: the batch edit (`POST …/content`) and imports
+ * (`…/content/import`, `…/content/page/:pageId/import`) of Markdown, HTML, .docx, .zip archives and
+ * websites. The third-party sources of the official enum are accepted by the schema and refused
+ * with 400 until they are supported. The changes go through ./service.ts.
+ */
+import { type Static, Type } from 'typebox';
+import type { Change } from '../../content/batch.js';
+import type { App } from '../../core/app.js';
+import { serviceContext } from '../../core/service.js';
+import { changeRequestPath, presentChangeRequest } from '../change-requests/present.js';
+import { changeRequestUsers } from '../change-requests/repo.js';
+import { ChangeRequest } from '../change-requests/schemas.js';
+import { ContentChangesBody, ContentChangesQuery, ContentUpdate, ImportBody, ImportResult } from './edit-schemas.js';
+import { presentFile } from './present.js';
+import { editChangeRequestContent, importIntoChangeRequest } from './service.js';
+
+const tags = ['change-requests'];
+const CrParams = {
+  spaceId: Type.String({ minLength: 1 }),
+  changeRequestId: Type.String({ minLength: 1 }),
+};
+
+export default async function contentEditRoutes(app: App) {
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/content',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'updateChangeRequestContent',
+        tags,
+        params: Type.Object(CrParams),
+        querystring: ContentChangesQuery,
+        body: ContentChangesBody,
+        response: { 200: Type.Union([ChangeRequest, ContentUpdate]) },
+      },
+    },
+    async (request) => {
+      const { spaceId, changeRequestId } = request.params;
+      const edit = await editChangeRequestContent(
+        serviceContext(app, request),
+        spaceId,
+        changeRequestId,
+        request.body.changes as Change[],
+        { allowPrivateFetch: app.config.fetchAllowPrivate },
+      );
+      const { space, changeRequest } = edit;
+      const users = await changeRequestUsers(app.db, [changeRequest]);
+      const presented = presentChangeRequest(changeRequest, space, users, app.urls);
+      if (request.query.compat !== false) return presented;
+      const pageRef = (id: string) => ({
+        object: 'page' as const,
+        id,
+        urls: { location: app.urls.api(`${changeRequestPath(space.id, changeRequest.id)}/content/page/${id}`) },
+      });
+      const view = { urls: app.urls, space, snapshot: edit.revision, metadata: true };
+      const body: Static<typeof ContentUpdate> = {
+        changeRequest: presented,
+        changes: edit.applied.changes.map((c) =>
+          c.object === 'created_page' || c.object === 'updated_page' ? { ...c, page: pageRef(c.page) } : c,
+        ),
+        insertedFiles: edit.applied.insertedFiles.map((f) => presentFile(view, f)),
+      };
+      return body;
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/content/import',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'importContentInChangeRequest',
+        tags,
+        params: Type.Object(CrParams),
+        body: ImportBody,
+        response: { 200: ImportResult },
+      },
+    },
+    async (request) => {
+      const { spaceId, changeRequestId } = request.params;
+      return importIntoChangeRequest(serviceContext(app, request), spaceId, changeRequestId, request.body, {
+        allowPrivate: app.config.fetchAllowPrivate,
+      });
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/content/page/:pageId/import',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'importContentInChangeRequestPageById',
+        tags,
+        params: Type.Object({ ...CrParams, pageId: Type.String({ minLength: 1 }) }),
+        body: ImportBody,
+        response: { 200: ImportResult },
+      },
+    },
+    async (request) => {
+      const { spaceId, changeRequestId, pageId } = request.params;
+      const input = { ...request.body, pageId };
+      return importIntoChangeRequest(serviceContext(app, request), spaceId, changeRequestId, input, {
+        allowPrivate: app.config.fetchAllowPrivate,
+      });
+    },
+  );
+}
