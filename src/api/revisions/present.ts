@@ -15,18 +15,18 @@ import { gitPaths, relativeRefUrl } from '../../git/export-layout.js';
 import type { RevisionGit } from '../../git/state.js';
 import type { ChangeRequestObject } from '../change-requests/present.js';
 import { type ContentView, type PresentedPage, presentFile, presentPage } from '../content/present.js';
+import type { PageBodies } from '../content/repo.js';
 import type { SemanticChanges } from './schemas.js';
 
 /** The content view of a revision: its pages' app URLs are under the revision's own URL. */
 export function revisionView(
-  base: { db: Db; urls: Urls },
+  base: { urls: Urls },
   space: SpaceRow,
   snapshot: Snapshot,
   metadata: boolean,
   git: RevisionGit | undefined,
 ): ContentView {
   return {
-    db: base.db,
     urls: base.urls,
     space,
     snapshot,
@@ -41,16 +41,17 @@ export function revisionView(
  * `relative` paths from the page's own Git Sync file (what an export of this revision would write),
  * or `stable` (`/pages/<id>`, `/files/<id>`), the form the content endpoints use.
  */
-export async function presentRevisionPage(
+export function presentRevisionPage(
   view: ContentView,
+  bodies: PageBodies,
   entry: FlatPage,
   format: 'document' | 'markdown',
   refs: 'relative' | 'stable',
-): Promise<PresentedPage> {
+): PresentedPage {
   if (format === 'document' || refs === 'stable' || entry.page.type !== 'document') {
-    return presentPage(view, entry, format);
+    return presentPage(view, bodies, entry, format);
   }
-  const { document, ...rest } = await presentPage(view, entry, 'document');
+  const { document, ...rest } = presentPage(view, bodies, entry, 'document');
   const paths = gitPaths(view.snapshot);
   const from = paths.pagePaths.get(entry.page.id) as string;
   const refUrl = relativeRefUrl(view.snapshot.spaceId, paths, from);

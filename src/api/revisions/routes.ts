@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { Type } from 'typebox';
 import { semanticChanges } from '../../content/semantic-changes.js';
-import { findPage, flattenPages, type Snapshot } from '../../content/store.js';
+import { type FlatPage, findPage, flattenPages, type Snapshot } from '../../content/store.js';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
@@ -14,7 +14,9 @@ import { paginateArray } from '../../core/paging.js';
 import type { SpaceRow } from '../../db/schema.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { presentChangeRequest } from '../change-requests/present.js';
+import { changeRequestUsers } from '../change-requests/repo.js';
 import { presentFile, presentPages, presentReusableContent, presentRevision } from '../content/present.js';
+import { loadPageBodies } from '../content/repo.js';
 import { FileList, PagesList, ReusableContent, Revision, RevisionFileSchema } from '../content/schemas.js';
 import { loadDocument, presentRevisionPage, presentSemanticChanges, revisionView } from './present.js';
 import { findMergedFrom, findParent, findRevision, revisionGit } from './repo.js';
@@ -57,7 +59,24 @@ export default async function revisionRoutes(app: App) {
 
   async function mergedFrom({ space, snapshot }: Loaded) {
     const row = await findMergedFrom(app.db, snapshot);
-    return row ? presentChangeRequest(app.db, row, space, app.urls) : undefined;
+    return row ? presentChangeRequest(row, space, await changeRequestUsers(app.db, [row]), app.urls) : undefined;
+  }
+
+  /** One page with its body (bodies are loaded here: the presenters do not query). */
+  async function presentPageOf(
+    loaded: Loaded,
+    entry: FlatPage,
+    query: { metadata?: boolean; format?: 'document' | 'markdown'; 'format.markdown.refs'?: 'relative' | 'stable' },
+  ) {
+    const v = await view(loaded, query.metadata);
+    const bodies = await loadPageBodies(app.db, [entry.page], v.metadata);
+    return presentRevisionPage(
+      v,
+      bodies,
+      entry,
+      query.format ?? 'document',
+      query['format.markdown.refs'] ?? 'relative',
+    );
   }
 
   const pageOf = ({ snapshot }: Loaded, pageId: string) => {
@@ -80,7 +99,9 @@ export default async function revisionRoutes(app: App) {
     },
     async (request) => {
       const loaded = await load(request);
-      return presentRevision(await view(loaded, request.query.metadata), await mergedFrom(loaded));
+      const v = await view(loaded, request.query.metadata);
+      const bodies = await loadPageBodies(app.db, loaded.snapshot.pages, v.metadata);
+      return presentRevision(v, bodies, await mergedFrom(loaded));
     },
   );
 
@@ -122,7 +143,8 @@ export default async function revisionRoutes(app: App) {
     },
     async (request) => {
       const loaded = await load(request);
-      return { pages: await presentPages(await view(loaded, request.query.metadata)) };
+      const v = await view(loaded, request.query.metadata);
+      return { pages: presentPages(v, await loadPageBodies(app.db, loaded.snapshot.pages, v.metadata)) };
     },
   );
 
@@ -181,12 +203,7 @@ export default async function revisionRoutes(app: App) {
     async (request) => {
       const loaded = await load(request);
       const { query } = request;
-      return presentRevisionPage(
-        await view(loaded, query.metadata),
-        pageOf(loaded, request.params.pageId),
-        query.format ?? 'document',
-        query['format.markdown.refs'] ?? 'relative',
-      );
+      return presentPageOf(loaded, pageOf(loaded, request.params.pageId), query);
     },
   );
 
@@ -237,13 +254,7 @@ export default async function revisionRoutes(app: App) {
         const matches = flattenPages(loaded.snapshot.pages).filter((e) => e.path === wanted && e.page.type !== 'link');
         const entry = matches.find((e) => e.page.type === 'document') ?? matches[0];
         if (!entry) throw notFound(`no page at path ${wanted} in revision ${loaded.snapshot.id}`);
-        const { query } = request;
-        return presentRevisionPage(
-          await view(loaded, query.metadata),
-          entry,
-          query.format ?? 'document',
-          query['format.markdown.refs'] ?? 'relative',
-        );
+        return presentPageOf(loaded, entry, request.query);
       },
     );
   pathRoute('/spaces/:spaceId/revisions/:revisionId/path/:pagePath', 'pagePath', false);
