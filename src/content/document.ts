@@ -216,6 +216,21 @@ export function inlineText(nodes: ReadonlyArray<Inline>): string {
     .join('');
 }
 
+/** Plain text of any block, for the rare block that has to be flattened. */
+export function blockText(block: Block): string {
+  if (
+    block.type === 'paragraph' ||
+    block.type === 'heading-1' ||
+    block.type === 'heading-2' ||
+    block.type === 'heading-3'
+  ) {
+    return inlineText(block.nodes);
+  }
+  if (block.type === 'images') return block.nodes.map((image) => image.data.alt ?? '').join(' ');
+  if ('nodes' in block) return (block.nodes as Block[]).map(blockText).join('\n');
+  return '';
+}
+
 /** A heading's anchor, as GitHub and GitBook derive it: lower case, punctuation dropped, spaces → `-`. */
 export function anchorOf(text: string): string {
   return text

@@ -19,6 +19,7 @@ import type {
 import {
   type Block,
   type BlockType,
+  blockText,
   type ColumnAlign,
   type ContentRef,
   type Fragment,
@@ -396,21 +397,6 @@ function pushLeaf(out: Inline[], text: string, marks: MarkType[]): void {
   const previous = node.leaves[node.leaves.length - 1];
   if (previous && previous.marks.map((m) => m.type).join() === sorted.join()) previous.text += text;
   else node.leaves.push({ object: 'leaf', text, marks: sorted.map((type) => ({ object: 'mark', type })) });
-}
-
-/** Plain text of any block, for the rare block that has to be flattened. */
-function blockText(block: Block): string {
-  if (
-    block.type === 'paragraph' ||
-    block.type === 'heading-1' ||
-    block.type === 'heading-2' ||
-    block.type === 'heading-3'
-  ) {
-    return inlineText(block.nodes);
-  }
-  if (block.type === 'images') return block.nodes.map((image) => image.data.alt ?? '').join(' ');
-  if ('nodes' in block) return (block.nodes as Block[]).map(blockText).join('\n');
-  return '';
 }
 
 /** Converts a Markdown syntax tree (hints already folded in, see markdown.ts) to a document. */
