@@ -84,3 +84,19 @@ export async function canManageTeam(db: Db, membership: OrgMembership, teamId: s
     .executeTakeFirst();
   return row?.role === 'owner';
 }
+
+/**
+ * The organization role that edits the organization's content settings (OpenAPI specifications,
+ * translation settings); members below it read them.
+ */
+export const CONTENT_EDIT_ROLE: Role = 'create';
+
+/** Whether the member edits the organization's content settings: their `permissions.edit`. */
+export function canEdit(membership: OrgMembership): boolean {
+  return atLeast(membership.role, CONTENT_EDIT_ROLE);
+}
+
+/** 403 unless the member edits the organization's content settings ({@link canEdit}). */
+export function requireCanEdit(membership: OrgMembership, action: string): void {
+  requireOrgRole(membership, CONTENT_EDIT_ROLE, action);
+}

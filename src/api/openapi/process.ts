@@ -4,13 +4,17 @@
  * the final transaction, and both outcomes are conditional on the source not having changed.
  */
 import type { App } from '../../core/app.js';
+import { type ServiceContext, SYSTEM_ACTOR } from '../../core/service.js';
 import type { JobHandler } from '../../jobs/index.js';
 import { loadSpecification, SpecLoadError } from './load.js';
-import { type ProcessPayload, recordFailure, recordSuccess, startProcessing } from './repo.js';
+import type { ProcessPayload } from './repo.js';
+import { recordSpecFailed, recordSpecProcessed, startSpecProcessing } from './service.js';
 
 export function processSpecJob(app: App): JobHandler<ProcessPayload> {
+  // The job records its outcome as the system, through the area's service functions.
+  const ctx: ServiceContext = { db: app.db, urls: app.urls, actor: SYSTEM_ACTOR };
   return async (payload: ProcessPayload, { signal, log }) => {
-    const spec = await startProcessing(app.db, payload.specId, payload.revision);
+    const spec = await startSpecProcessing(ctx, payload.specId, payload.revision);
     if (!spec) {
       log.info({ specId: payload.specId }, 'OpenAPI specification deleted or changed since; nothing to do');
       return;
@@ -23,12 +27,12 @@ export function processSpecJob(app: App): JobHandler<ProcessPayload> {
         maxBytes: app.config.fetchMaxBytes,
         signal,
       });
-      const version = await recordSuccess(app.db, spec, payload.revision, loaded);
+      const version = await recordSpecProcessed(ctx, spec, payload.revision, loaded);
       log.info({ specId: spec.id, versionId: version?.id ?? null }, 'OpenAPI specification processed');
     } catch (error) {
       if (!(error instanceof SpecLoadError)) throw error;
       log.info({ specId: spec.id, code: error.code }, 'OpenAPI specification failed to process');
-      await recordFailure(app.db, spec.id, payload.revision, error);
+      await recordSpecFailed(ctx, spec.id, payload.revision, error);
     }
   };
 }

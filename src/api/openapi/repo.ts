@@ -1,8 +1,8 @@
 import { sql } from 'kysely';
 import { newId } from '../../core/ids.js';
 import { type Page, paginate } from '../../core/paging.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
 import type { OpenapiSpecRow, OpenapiSpecVersionRow } from '../../db/schema.js';
 import { enqueue } from '../../jobs/index.js';
 import type { LoadedSpec, SpecSourceInput } from './load.js';
@@ -22,7 +22,7 @@ function sourceColumns(source: SpecSourceInput) {
     : { source_url: null, source_text: source.text };
 }
 
-export async function findSpec(db: Db, organizationId: string, slug: string): Promise<OpenapiSpecRow | undefined> {
+export async function findSpec(db: DbOrTrx, organizationId: string, slug: string): Promise<OpenapiSpecRow | undefined> {
   return db
     .selectFrom('openapi_specs')
     .selectAll()
@@ -33,7 +33,7 @@ export async function findSpec(db: Db, organizationId: string, slug: string): Pr
 
 /** Specifications sorted by slug (unique in the organization). */
 export async function listSpecs(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   paging: { page?: string; limit?: number },
 ): Promise<Page<OpenapiSpecRow>> {
@@ -48,9 +48,9 @@ export async function listSpecs(
   );
 }
 
-/** Creates a specification and, in the same transaction, the job that processes it. */
+/** Creates a specification and the job that processes it (call it inside a transaction). */
 export async function createSpec(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   slug: string,
   source: SpecSourceInput,
@@ -71,42 +71,37 @@ export async function createSpec(
     created_at: now,
     updated_at: now,
   };
-  await db.transaction().execute(async (trx) => {
-    await trx.insertInto('openapi_specs').values(spec).execute();
-    await enqueue(trx, PROCESS_JOB, { specId: spec.id, revision: 1 } satisfies ProcessPayload);
-  });
+  await db.insertInto('openapi_specs').values(spec).execute();
+  await enqueue(db, PROCESS_JOB, { specId: spec.id, revision: 1 } satisfies ProcessPayload);
   return spec;
 }
 
-/** Replaces the source (a new revision, processing pending) and queues its processing. */
-export async function updateSpecSource(db: Db, specId: string, source: SpecSourceInput): Promise<OpenapiSpecRow> {
-  return db.transaction().execute(async (trx) => {
-    const spec = await trx
-      .updateTable('openapi_specs')
-      .set({
-        ...sourceColumns(source),
-        source_revision: sql<number>`source_revision + 1`,
-        processing_state: 'pending',
-        updated_at: nowIso(),
-      })
-      .where('id', '=', specId)
-      .returningAll()
-      .executeTakeFirstOrThrow();
-    await enqueue(trx, PROCESS_JOB, { specId, revision: spec.source_revision } satisfies ProcessPayload);
-    return spec;
-  });
+/** Replaces the source (a new revision, processing pending) and queues its processing (inside a transaction). */
+export async function updateSpecSource(db: DbOrTrx, specId: string, source: SpecSourceInput): Promise<OpenapiSpecRow> {
+  const spec = await db
+    .updateTable('openapi_specs')
+    .set({
+      ...sourceColumns(source),
+      source_revision: sql<number>`source_revision + 1`,
+      processing_state: 'pending',
+      updated_at: nowIso(),
+    })
+    .where('id', '=', specId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
+  await enqueue(db, PROCESS_JOB, { specId, revision: spec.source_revision } satisfies ProcessPayload);
+  return spec;
 }
 
-export async function deleteSpec(db: Db, specId: string): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    await trx.deleteFrom('openapi_spec_versions').where('spec_id', '=', specId).execute();
-    await trx.deleteFrom('openapi_specs').where('id', '=', specId).execute();
-  });
+/** Deletes a specification and its versions (inside a transaction). */
+export async function deleteSpec(db: DbOrTrx, specId: string): Promise<void> {
+  await db.deleteFrom('openapi_spec_versions').where('spec_id', '=', specId).execute();
+  await db.deleteFrom('openapi_specs').where('id', '=', specId).execute();
 }
 
 /** Versions, newest first. */
 export async function listVersions(
-  db: Db,
+  db: DbOrTrx,
   specId: string,
   paging: { page?: string; limit?: number },
 ): Promise<Page<OpenapiSpecVersionRow>> {
@@ -119,7 +114,7 @@ export async function listVersions(
 }
 
 export async function findVersion(
-  db: Db,
+  db: DbOrTrx,
   specId: string,
   versionId: string,
 ): Promise<OpenapiSpecVersionRow | undefined> {
@@ -137,7 +132,11 @@ export async function findVersion(
  * Marks the specification as being processed for `revision`; undefined when it was deleted or
  * its source changed since (a newer job will handle that).
  */
-export async function startProcessing(db: Db, specId: string, revision: number): Promise<OpenapiSpecRow | undefined> {
+export async function startProcessing(
+  db: DbOrTrx,
+  specId: string,
+  revision: number,
+): Promise<OpenapiSpecRow | undefined> {
   return db
     .updateTable('openapi_specs')
     .set({ processing_state: 'progress' })
@@ -149,61 +148,59 @@ export async function startProcessing(db: Db, specId: string, revision: number):
 
 /**
  * Records a successful processing of `revision`: a new version when the content differs from the
- * latest one, all in one transaction. Returns the new version, or null when nothing new was stored
+ * latest one (inside a transaction). Returns the new version, or null when nothing new was stored
  * (same content, or the source changed meanwhile and this result is obsolete).
  */
 export async function recordSuccess(
-  db: Db,
+  db: DbOrTrx,
   spec: OpenapiSpecRow,
   revision: number,
   loaded: LoadedSpec,
 ): Promise<OpenapiSpecVersionRow | null> {
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const current = await trx
-      .updateTable('openapi_specs')
-      .set({
-        processing_state: 'complete',
-        last_processed_at: now,
-        last_process_error_code: null,
-        last_process_errors: null,
-        last_process_error_count: 0,
-      })
-      .where('id', '=', spec.id)
-      .where('source_revision', '=', revision)
-      .returning('id')
-      .executeTakeFirst();
-    if (!current) return null;
-    const last = await trx
-      .selectFrom('openapi_spec_versions')
-      .select(['number', 'content_hash'])
-      .where('spec_id', '=', spec.id)
-      .orderBy('number', 'desc')
-      .limit(1)
-      .executeTakeFirst();
-    if (last?.content_hash === loaded.hash) return null;
-    const version: OpenapiSpecVersionRow = {
-      id: newId(),
-      spec_id: spec.id,
-      number: (last?.number ?? 0) + 1,
-      url: spec.source_url,
-      filesystem: JSON.stringify(loaded.filesystem),
-      content_hash: loaded.hash,
-      created_at: now,
-    };
-    await trx.insertInto('openapi_spec_versions').values(version).execute();
-    await trx
-      .updateTable('openapi_specs')
-      .set({ last_version_id: version.id, updated_at: now })
-      .where('id', '=', spec.id)
-      .execute();
-    return version;
-  });
+  const now = nowIso();
+  const current = await db
+    .updateTable('openapi_specs')
+    .set({
+      processing_state: 'complete',
+      last_processed_at: now,
+      last_process_error_code: null,
+      last_process_errors: null,
+      last_process_error_count: 0,
+    })
+    .where('id', '=', spec.id)
+    .where('source_revision', '=', revision)
+    .returning('id')
+    .executeTakeFirst();
+  if (!current) return null;
+  const last = await db
+    .selectFrom('openapi_spec_versions')
+    .select(['number', 'content_hash'])
+    .where('spec_id', '=', spec.id)
+    .orderBy('number', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  if (last?.content_hash === loaded.hash) return null;
+  const version: OpenapiSpecVersionRow = {
+    id: newId(),
+    spec_id: spec.id,
+    number: (last?.number ?? 0) + 1,
+    url: spec.source_url,
+    filesystem: JSON.stringify(loaded.filesystem),
+    content_hash: loaded.hash,
+    created_at: now,
+  };
+  await db.insertInto('openapi_spec_versions').values(version).execute();
+  await db
+    .updateTable('openapi_specs')
+    .set({ last_version_id: version.id, updated_at: now })
+    .where('id', '=', spec.id)
+    .execute();
+  return version;
 }
 
 /** Records a failed processing of `revision`; the last good version stays the latest. */
 export async function recordFailure(
-  db: Db,
+  db: DbOrTrx,
   specId: string,
   revision: number,
   failure: { code: ProcessErrorCode; errors: string[]; errorCount: number },

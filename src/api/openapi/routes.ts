@@ -3,31 +3,19 @@
  * role or higher add, change and delete. Creating or changing a source queues a processing job
  * (see process.ts); the response says `processingState: pending` and the versions follow.
  */
-import type { Static } from 'typebox';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
-import { badRequest, conflict, notFound } from '../../core/errors.js';
-import { assertFetchableUrl, FetchError } from '../../core/fetch.js';
-import { mapPage, PagedList } from '../../core/paging.js';
+import { notFound } from '../../core/errors.js';
+import { ListQuery, mapPage, PagedList } from '../../core/paging.js';
 import { NoContent } from '../../core/schemas.js';
+import { serviceContext } from '../../core/service.js';
 import type { OpenapiSpecRow } from '../../db/schema.js';
-import { type OrgMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
-import { atLeast } from '../../permissions/roles.js';
+import { canEdit, requireOrgMember } from '../../permissions/organization.js';
 import { presentContent, presentSpec, presentVersion, specLocation } from './present.js';
 import { processSpecJob } from './process.js';
-import {
-  createSpec,
-  deleteSpec,
-  findSpec,
-  findVersion,
-  listSpecs,
-  listVersions,
-  PROCESS_JOB,
-  updateSpecSource,
-} from './repo.js';
+import { findSpec, findVersion, listSpecs, listVersions, PROCESS_JOB } from './repo.js';
 import {
   CreateSpecBody,
-  ListQuery,
   OpenAPISpec,
   OpenAPISpecContent,
   OpenAPISpecVersion,
@@ -35,40 +23,21 @@ import {
   PutSpecBody,
   PutSpecParams,
   SpecParams,
-  type SpecSource,
   VersionParams,
 } from './schemas.js';
+import { createOpenApiSpec, deleteOpenApiSpec, putOpenApiSpec } from './service.js';
 
 const specTags = ['openapi'];
 const versionTags = ['openapi-versions'];
-const WRITE_ROLE = 'create';
-
-const canEdit = (membership: OrgMembership) => atLeast(membership.role, WRITE_ROLE);
 
 export default async function openapiRoutes(app: App) {
   app.jobs.register(PROCESS_JOB, processSpecJob(app));
+  const fetchOptions = { allowPrivate: app.config.fetchAllowPrivate };
 
   async function loadSpec(organizationId: string, slug: string): Promise<OpenapiSpecRow> {
     const spec = await findSpec(app.db, organizationId, slug);
     if (!spec) throw notFound(`OpenAPI specification ${slug} not found`);
     return spec;
-  }
-
-  /** Refuses a URL the worker would refuse anyway (scheme, private address), so the caller hears at once. */
-  async function checkSource(source: Static<typeof SpecSource>): Promise<void> {
-    if (!('url' in source)) return;
-    try {
-      await assertFetchableUrl(source.url, app.config.fetchAllowPrivate);
-    } catch (error) {
-      if (error instanceof FetchError) throw badRequest(`body/source/url: ${error.message}`);
-      throw error;
-    }
-  }
-
-  async function writer(organizationId: string, userId: string, action: string): Promise<OrgMembership> {
-    const membership = await requireOrgMember(app.db, organizationId, userId);
-    requireOrgRole(membership, WRITE_ROLE, action);
-    return membership;
   }
 
   app.get(
@@ -103,17 +72,11 @@ export default async function openapiRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { organizationId } = request.params;
-      const { slug, source } = request.body;
-      const membership = await writer(organizationId, caller(request).user.id, 'create OpenAPI specifications');
-      await checkSource(source);
-      if (await findSpec(app.db, organizationId, slug)) {
-        throw conflict(`an OpenAPI specification with the slug ${slug} already exists`);
-      }
-      const spec = await createSpec(app.db, organizationId, slug, source);
+      const ctx = serviceContext(app, request);
+      const created = await createOpenApiSpec(ctx, request.params.organizationId, request.body, fetchOptions);
       app.jobs.wake();
-      reply.code(201).header('location', specLocation(spec, app.urls));
-      return presentSpec(spec, canEdit(membership), app.urls);
+      reply.code(201).header('location', specLocation(created.spec, app.urls));
+      return presentSpec(created.spec, created.canEdit, app.urls);
     },
   );
 
@@ -149,19 +112,11 @@ export default async function openapiRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId, specSlug } = request.params;
-      const { source } = request.body;
-      const membership = await writer(organizationId, caller(request).user.id, 'change OpenAPI specifications');
-      await checkSource(source);
-      const existing = await findSpec(app.db, organizationId, specSlug);
-      let spec: OpenapiSpecRow;
-      if (existing) {
-        spec = await updateSpecSource(app.db, existing.id, source);
-      } else {
-        spec = await createSpec(app.db, organizationId, specSlug, source);
-        reply.code(201).header('location', specLocation(spec, app.urls));
-      }
+      const ctx = serviceContext(app, request);
+      const put = await putOpenApiSpec(ctx, organizationId, specSlug, request.body.source, fetchOptions);
+      if (put.created) reply.code(201).header('location', specLocation(put.spec, app.urls));
       app.jobs.wake();
-      return presentSpec(spec, canEdit(membership), app.urls);
+      return presentSpec(put.spec, put.canEdit, app.urls);
     },
   );
 
@@ -178,10 +133,7 @@ export default async function openapiRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId, specSlug } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      const spec = await loadSpec(organizationId, specSlug);
-      requireOrgRole(membership, WRITE_ROLE, 'delete OpenAPI specifications');
-      await deleteSpec(app.db, spec.id);
+      await deleteOpenApiSpec(serviceContext(app, request), organizationId, specSlug);
       return reply.code(204).send(null);
     },
   );

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
 import { Nullable, Params, StringEnum, Timestamp, Url } from '../../core/schemas.js';
 
 export const SPEC_SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
@@ -94,8 +93,6 @@ export const VersionParams = Type.Object({
   specSlug: Type.String({ minLength: 1 }),
   versionId: Type.String({ minLength: 1 }),
 });
-
-export const ListQuery = Type.Object(PageQuery);
 
 export const CreateSpecBody = Type.Object({ slug: SpecSlug, source: SpecSource }, { additionalProperties: false });
 export const PutSpecBody = Type.Object({ source: SpecSource }, { additionalProperties: false });

@@ -1,11 +1,11 @@
 import { newId } from '../../core/ids.js';
 import { type Page, paginate } from '../../core/paging.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
 import type { TranslationSettingsRow } from '../../db/schema.js';
 
 export async function findTranslation(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   id: string,
 ): Promise<TranslationSettingsRow | undefined> {
@@ -19,7 +19,7 @@ export async function findTranslation(
 
 /** Translation settings in the order they were created. */
 export async function listTranslations(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   paging: { page?: string; limit?: number },
 ): Promise<Page<TranslationSettingsRow>> {
@@ -38,7 +38,7 @@ export async function listTranslations(
 }
 
 export async function createTranslation(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   values: { title: string; languages: string[] },
 ): Promise<TranslationSettingsRow> {
@@ -56,7 +56,7 @@ export async function createTranslation(
 }
 
 export async function updateTranslation(
-  db: Db,
+  db: DbOrTrx,
   id: string,
   values: { title: string; languages?: string[] },
 ): Promise<TranslationSettingsRow> {
@@ -72,6 +72,6 @@ export async function updateTranslation(
     .executeTakeFirstOrThrow();
 }
 
-export async function deleteTranslation(db: Db, id: string): Promise<void> {
+export async function deleteTranslation(db: DbOrTrx, id: string): Promise<void> {
   await db.deleteFrom('translation_settings').where('id', '=', id).execute();
 }

@@ -5,25 +5,22 @@
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
-import { mapPage, PagedList } from '../../core/paging.js';
+import { ListQuery, mapPage, PagedList } from '../../core/paging.js';
 import { NoContent } from '../../core/schemas.js';
-import { type OrgMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
-import { atLeast } from '../../permissions/roles.js';
+import { serviceContext } from '../../core/service.js';
+import { canEdit, requireOrgMember } from '../../permissions/organization.js';
 import { presentTranslation, translationLocation } from './present.js';
-import { createTranslation, deleteTranslation, findTranslation, listTranslations, updateTranslation } from './repo.js';
+import { findTranslation, listTranslations } from './repo.js';
 import {
   CreateTranslationBody,
-  ListQuery,
   OrgParams,
   TranslationParams,
   TranslationSettings,
   UpdateTranslationBody,
 } from './schemas.js';
+import { createTranslationSettings, deleteTranslationSettings, updateTranslationSettings } from './service.js';
 
 const tags = ['translations'];
-const WRITE_ROLE = 'create';
-
-const canEdit = (membership: OrgMembership) => atLeast(membership.role, WRITE_ROLE);
 
 export default async function translationRoutes(app: App) {
   async function loadTranslation(organizationId: string, id: string) {
@@ -65,12 +62,9 @@ export default async function translationRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      requireOrgRole(membership, WRITE_ROLE, 'create translation settings');
-      const { title, languages = [] } = request.body;
-      const row = await createTranslation(app.db, organizationId, { title, languages });
-      reply.code(201).header('location', translationLocation(row, app.urls));
-      return presentTranslation(row, canEdit(membership), app.urls);
+      const created = await createTranslationSettings(serviceContext(app, request), organizationId, request.body);
+      reply.code(201).header('location', translationLocation(created.row, app.urls));
+      return presentTranslation(created.row, created.canEdit, app.urls);
     },
   );
 
@@ -107,11 +101,9 @@ export default async function translationRoutes(app: App) {
     },
     async (request) => {
       const { organizationId, translationSettingsId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      await loadTranslation(organizationId, translationSettingsId);
-      requireOrgRole(membership, WRITE_ROLE, 'change translation settings');
-      const row = await updateTranslation(app.db, translationSettingsId, request.body);
-      return presentTranslation(row, canEdit(membership), app.urls);
+      const ctx = serviceContext(app, request);
+      const updated = await updateTranslationSettings(ctx, organizationId, translationSettingsId, request.body);
+      return presentTranslation(updated.row, updated.canEdit, app.urls);
     },
   );
 
@@ -123,10 +115,7 @@ export default async function translationRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId, translationSettingsId } = request.params;
-      const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      await loadTranslation(organizationId, translationSettingsId);
-      requireOrgRole(membership, WRITE_ROLE, 'delete translation settings');
-      await deleteTranslation(app.db, translationSettingsId);
+      await deleteTranslationSettings(serviceContext(app, request), organizationId, translationSettingsId);
       return reply.code(204).send(null);
     },
   );

@@ -1,5 +1,4 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
 import { Params, StringEnum, Timestamp } from '../../core/schemas.js';
 
 /** The official document's TranslationLanguage enum. */
@@ -69,8 +68,6 @@ export const TranslationParams = Type.Object({
   organizationId: Params.organizationId,
   translationSettingsId: Type.String({ minLength: 1 }),
 });
-export const ListQuery = Type.Object(PageQuery);
-
 export const CreateTranslationBody = Type.Object(
   { title: TranslationTitle, languages: Type.Optional(Languages) },
   { additionalProperties: false },

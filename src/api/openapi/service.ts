@@ -1,0 +1,120 @@
+/**
+ * Every change of an organization's OpenAPI specifications: create, create-or-update by slug,
+ * delete (members who edit the organization's content settings: `canEdit`, src/permissions), and
+ * what the `openapi.process` job records (the system). Creating or changing a source queues its
+ * processing in the same transaction; the caller wakes the worker.
+ */
+import type { Static } from 'typebox';
+import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { assertFetchableUrl, FetchError } from '../../core/fetch.js';
+import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import type { OpenapiSpecRow, OpenapiSpecVersionRow } from '../../db/schema.js';
+import { canEdit, requireCanEdit, requireOrgMember } from '../../permissions/organization.js';
+import type { LoadedSpec } from './load.js';
+import {
+  createSpec,
+  deleteSpec,
+  findSpec,
+  recordFailure,
+  recordSuccess,
+  startProcessing,
+  updateSpecSource,
+} from './repo.js';
+import type { ProcessErrorCode, SpecSource } from './schemas.js';
+
+type Source = Static<typeof SpecSource>;
+
+/** Refuses a URL the worker would refuse anyway (scheme, private address), so the caller hears at once. */
+async function checkSource(source: Source, allowPrivate: boolean): Promise<void> {
+  if (!('url' in source)) return;
+  try {
+    await assertFetchableUrl(source.url, allowPrivate);
+  } catch (error) {
+    if (error instanceof FetchError) throw badRequest(`body/source/url: ${error.message}`);
+    throw error;
+  }
+}
+
+/** A specification after a change, with the caller's `permissions.edit` on it. */
+export interface ChangedSpec {
+  spec: OpenapiSpecRow;
+  canEdit: boolean;
+}
+
+async function editor(ctx: ServiceContext, organizationId: string, action: string): Promise<boolean> {
+  const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
+  requireCanEdit(membership, action);
+  return canEdit(membership);
+}
+
+/** A new specification (409 when the slug is taken in the organization). */
+export async function createOpenApiSpec(
+  ctx: ServiceContext,
+  organizationId: string,
+  input: { slug: string; source: Source },
+  options: { allowPrivate: boolean },
+): Promise<ChangedSpec> {
+  const edit = await editor(ctx, organizationId, 'create OpenAPI specifications');
+  await checkSource(input.source, options.allowPrivate);
+  if (await findSpec(ctx.db, organizationId, input.slug)) {
+    throw conflict(`an OpenAPI specification with the slug ${input.slug} already exists`);
+  }
+  const spec = await inTransaction(ctx.db, (trx) => createSpec(trx, organizationId, input.slug, input.source));
+  return { spec, canEdit: edit };
+}
+
+/** Replaces the source of the specification `slug`, or creates it (`created`). */
+export async function putOpenApiSpec(
+  ctx: ServiceContext,
+  organizationId: string,
+  slug: string,
+  source: Source,
+  options: { allowPrivate: boolean },
+): Promise<ChangedSpec & { created: boolean }> {
+  const edit = await editor(ctx, organizationId, 'change OpenAPI specifications');
+  await checkSource(source, options.allowPrivate);
+  const existing = await findSpec(ctx.db, organizationId, slug);
+  return inTransaction(ctx.db, async (trx) =>
+    existing
+      ? { spec: await updateSpecSource(trx, existing.id, source), created: false, canEdit: edit }
+      : { spec: await createSpec(trx, organizationId, slug, source), created: true, canEdit: edit },
+  );
+}
+
+/** Deletes the specification and its versions (404 before 403: a reader learns nothing more). */
+export async function deleteOpenApiSpec(ctx: ServiceContext, organizationId: string, slug: string): Promise<void> {
+  const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
+  const spec = await findSpec(ctx.db, organizationId, slug);
+  if (!spec) throw notFound(`OpenAPI specification ${slug} not found`);
+  requireCanEdit(membership, 'delete OpenAPI specifications');
+  await inTransaction(ctx.db, (trx) => deleteSpec(trx, spec.id));
+}
+
+/** The job starts processing `revision` (the system); undefined when the spec was deleted or changed since. */
+export function startSpecProcessing(
+  ctx: ServiceContext,
+  specId: string,
+  revision: number,
+): Promise<OpenapiSpecRow | undefined> {
+  return inTransaction(ctx.db, (trx) => startProcessing(trx, specId, revision));
+}
+
+/** The job records what it loaded (the system): a new version when the content changed. */
+export function recordSpecProcessed(
+  ctx: ServiceContext,
+  spec: OpenapiSpecRow,
+  revision: number,
+  loaded: LoadedSpec,
+): Promise<OpenapiSpecVersionRow | null> {
+  return inTransaction(ctx.db, (trx) => recordSuccess(trx, spec, revision, loaded));
+}
+
+/** The job records why the source could not be processed (the system). */
+export async function recordSpecFailed(
+  ctx: ServiceContext,
+  specId: string,
+  revision: number,
+  failure: { code: ProcessErrorCode; errors: string[]; errorCount: number },
+): Promise<void> {
+  await inTransaction(ctx.db, (trx) => recordFailure(trx, specId, revision, failure));
+}
