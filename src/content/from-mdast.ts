@@ -21,7 +21,6 @@ import {
   type BlockType,
   blockText,
   type ColumnAlign,
-  type ContentRef,
   type Fragment,
   type Image,
   type Inline,
@@ -38,15 +37,7 @@ import {
   type TextNode,
 } from './document.js';
 import type { HintNode, TabsNode } from './mdast-hint.js';
-
-export interface RefOptions {
-  /**
-   * Maps a link, image or include URL that is not one of the stable forms (`/pages/<id>`,
-   * `/files/<id>`, `/reusable-contents/<id>`, `#anchor`) to a content reference, e.g. a relative
-   * path in an imported archive. null: keep the URL.
-   */
-  resolveUrl?: (url: string) => ContentRef | null;
-}
+import { type RefOptions, urlToRef } from './refs.js';
 
 const MARK_ORDER: MarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
 const PHRASING = new Set(['text', 'emphasis', 'strong', 'delete', 'inlineCode', 'break', 'link', 'image', 'html']);
@@ -59,18 +50,6 @@ const ALLOWED: Record<'blockquote' | 'hint' | 'list-item' | 'tabs-item', Set<Blo
   'list-item': new Set([...ESSENTIALS, 'list-tasks', 'divider', 'code', 'blockquote', 'table']),
   'tabs-item': new Set([...ESSENTIALS, 'list-tasks', 'divider', 'code', 'blockquote', 'hint', 'images', 'embed']),
 };
-
-/** Reads the stable reference forms our Markdown writes (see `refToUrl` in to-mdast.ts). */
-export function urlToRef(url: string, options: RefOptions = {}): ContentRef {
-  const page = /^\/pages\/([A-Za-z0-9_-]+)(?:#(.+))?$/.exec(url);
-  if (page?.[1]) return page[2] ? { kind: 'anchor', anchor: page[2], page: page[1] } : { kind: 'page', page: page[1] };
-  const file = /^\/files\/([A-Za-z0-9_-]+)$/.exec(url);
-  if (file?.[1]) return { kind: 'file', file: file[1] };
-  const reusable = /^\/reusable-contents\/([A-Za-z0-9_-]+)$/.exec(url);
-  if (reusable?.[1]) return { kind: 'reusable-content', reusableContent: reusable[1] };
-  if (url.startsWith('#') && url.length > 1) return { kind: 'anchor', anchor: url.slice(1) };
-  return options.resolveUrl?.(url) ?? { kind: 'url', url };
-}
 
 class Converter {
   private readonly definitions = new Map<string, Definition>();

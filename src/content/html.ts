@@ -7,8 +7,9 @@ import { fromHtml } from 'hast-util-from-html';
 import { toMdast } from 'hast-util-to-mdast';
 import type { Nodes, Root } from 'mdast';
 import type { JsonDocument } from './document.js';
-import { mdastToDocument, type RefOptions } from './from-mdast.js';
+import { mdastToDocument } from './from-mdast.js';
 import { takeLeadingTitle } from './markdown.js';
+import type { RefOptions } from './refs.js';
 
 export interface HtmlOptions extends RefOptions {
   /** Base for relative link and image URLs (the page's own URL, for web pages). */

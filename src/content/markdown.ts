@@ -10,7 +10,7 @@ import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
 import { type HeadingType, type Inline, inlineText, type JsonDocument } from './document.js';
-import { mdastToDocument, type RefOptions } from './from-mdast.js';
+import { mdastToDocument } from './from-mdast.js';
 import {
   decodeTitle,
   EMBED,
@@ -30,6 +30,7 @@ import {
   type TabNode,
   type TabsNode,
 } from './mdast-hint.js';
+import type { RefOptions } from './refs.js';
 import { documentToMdast, type MdastOptions } from './to-mdast.js';
 
 const parser = unified().use(remarkParse).use(remarkGfm);
