@@ -13,6 +13,7 @@ import { authorizeSiteOf } from '../../permissions/sites.js';
 import { loadStructure } from '../../sites/structure.js';
 import { presentUser } from '../users/present.js';
 import { findUsersByIds } from '../users/repo.js';
+import { liveSpaceNodes } from './repo.js';
 import { SitePermissionEntry } from './schemas.js';
 import { SiteParams } from './shared/schemas.js';
 
@@ -35,15 +36,7 @@ export default async function aggregateRoutes(app: App) {
       const { site } = await authorizeSiteOf(app.db, request, 'read', 'read it');
       const structure = await loadStructure(app.db, site.id);
       const spaceIds = [...new Set(structure.siteSpaces.map((s) => s.space_id))];
-      const spaces =
-        spaceIds.length === 0
-          ? []
-          : await app.db
-              .selectFrom('spaces')
-              .select(['id', 'parent_id', 'default_level'])
-              .where('id', 'in', spaceIds)
-              .where('deleted_at', 'is', null)
-              .execute();
+      const spaces = await liveSpaceNodes(app.db, spaceIds);
       // Per user: the highest role over the site's spaces, and the first space (in site order) giving it.
       const order = new Map(spaceIds.map((id, i) => [id, i]));
       spaces.sort((a, b) => (order.get(a.id) ?? 0) - (order.get(b.id) ?? 0));

@@ -11,19 +11,16 @@ import { caller } from '../../core/auth.js';
 import { badRequest } from '../../core/errors.js';
 import { signingKey } from '../../core/keys.js';
 import { secretsKey } from '../../core/secrets.js';
+import { serviceContext } from '../../core/service.js';
 import { authorizeSiteOf } from '../../permissions/sites.js';
 import { previewToken } from '../../published/access.js';
 import { loadSiteOrganization } from '../../sites/repo.js';
 import { loadStructure } from '../../sites/structure.js';
 import { PublishedUrls } from '../../sites/urls.js';
-import {
-  regenerateVisitorKey,
-  updateVisitorAuth,
-  type VisitorAuthSettings,
-  visitorAuthOf,
-} from '../../sites/visitor-auth.js';
+import { type VisitorAuthSettings, visitorAuthOf } from '../../sites/visitor-auth.js';
 import { PreviewQuery, PreviewUrl, PublishingAuth, UpdatePublishingAuthBody } from './publishing-schemas.js';
 import { SiteStructure } from './schemas.js';
+import { regenerateSitePublishingAuth, updateSitePublishingAuth } from './service.js';
 import { loadSiteView, resolveShareKey } from './shared/context.js';
 import { presentStructure } from './shared/present.js';
 import { ShareKeyQuery, SiteParams } from './shared/schemas.js';
@@ -137,14 +134,11 @@ export default async function publishingRoutes(app: App) {
       },
     },
     async (request) => {
-      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'change its visitor authentication');
+      const { organizationId, siteId } = request.params;
       const { backend, fallbackURL, logoutURL } = request.body;
+      const patch = { backend, fallbackUrl: fallbackURL, logoutUrl: logoutURL };
       return presentAuth(
-        await updateVisitorAuth(app.db, site.id, await key(), {
-          backend,
-          fallbackUrl: fallbackURL,
-          logoutUrl: logoutURL,
-        }),
+        await updateSitePublishingAuth(serviceContext(app, request), organizationId, siteId, patch, key),
       );
     },
   );
@@ -161,8 +155,8 @@ export default async function publishingRoutes(app: App) {
       },
     },
     async (request) => {
-      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'change its visitor authentication');
-      return presentAuth(await regenerateVisitorKey(app.db, site.id, await key()));
+      const { organizationId, siteId } = request.params;
+      return presentAuth(await regenerateSitePublishingAuth(serviceContext(app, request), organizationId, siteId, key));
     },
   );
 }

@@ -2,9 +2,9 @@ import type { Static } from 'typebox';
 import { conflict } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { type Page, paginate } from '../../core/paging.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../core/slug.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
 import { insertSiteSpace } from '../../sites/site-spaces.js';
@@ -12,7 +12,7 @@ import type { ListSitesQuery, SITE_TYPES, SITE_VISIBILITIES } from './schemas.js
 
 /** Sites of an organization, oldest first, with the list filters applied in SQL. */
 export async function listSites(
-  db: Db,
+  db: DbOrTrx,
   organizationId: string,
   filters: Static<typeof ListSitesQuery>,
 ): Promise<Page<SiteRow>> {
@@ -46,7 +46,7 @@ export async function listSites(
 }
 
 /** Number of site spaces of each site in `siteIds` (the Site's `siteSpaces`). */
-export async function countSiteSpaces(db: Db, siteIds: string[]): Promise<Map<string, number>> {
+export async function countSiteSpaces(db: DbOrTrx, siteIds: string[]): Promise<Map<string, number>> {
   const counts = new Map(siteIds.map((id) => [id, 0]));
   if (siteIds.length === 0) return counts;
   const rows = await db
@@ -59,17 +59,18 @@ export async function countSiteSpaces(db: Db, siteIds: string[]): Promise<Map<st
   return counts;
 }
 
-async function takenBasenames(db: Db, organizationId: string): Promise<string[]> {
+async function takenBasenames(db: DbOrTrx, organizationId: string): Promise<string[]> {
   const rows = await db.selectFrom('sites').select('basename').where('organization_id', '=', organizationId).execute();
   return rows.map((r) => r.basename);
 }
 
 /**
- * Creates a site, with `spaces` (already authorized) as its first site spaces in that order; the
+ * Inserts a site, with `spaces` (already authorized) as its first site spaces in that order; the
  * first becomes the default. The basename is made from the title and is free in the organization.
+ * Call it inside a transaction.
  */
-export async function createSite(
-  db: Db,
+export async function insertSite(
+  db: DbOrTrx,
   organizationId: string,
   input: {
     type?: (typeof SITE_TYPES)[number];
@@ -78,42 +79,40 @@ export async function createSite(
   },
   spaces: Array<Pick<SpaceRow, 'id' | 'title'>>,
 ): Promise<SiteRow> {
-  return db.transaction().execute(async (trx) => {
-    const now = nowIso();
-    const title = input.title ?? 'Untitled site';
-    const site: SiteRow = {
-      id: newId(),
-      organization_id: organizationId,
-      type: input.type ?? 'basic',
-      title,
-      basename: uniqueSlug(
-        slugify(title, { fallback: 'site', maxLength: SITE_SLUG_LENGTH }),
-        await takenBasenames(trx, organizationId),
-      ),
-      hostname: null,
-      proxy: null,
-      visibility: input.visibility ?? 'public',
-      published: 0,
-      adaptive_content: 0,
-      ads_status: 'pending',
-      ads_topic: null,
-      ads_email: null,
-      ads_zone_id: null,
-      ads_reporting_id: null,
-      ads_reason: null,
-      customization: null,
-      created_at: now,
-      updated_at: now,
-    };
-    await trx.insertInto('sites').values(site).execute();
-    for (const space of spaces) await insertSiteSpace(trx, site.id, space, null);
-    return site;
-  });
+  const now = nowIso();
+  const title = input.title ?? 'Untitled site';
+  const site: SiteRow = {
+    id: newId(),
+    organization_id: organizationId,
+    type: input.type ?? 'basic',
+    title,
+    basename: uniqueSlug(
+      slugify(title, { fallback: 'site', maxLength: SITE_SLUG_LENGTH }),
+      await takenBasenames(db, organizationId),
+    ),
+    hostname: null,
+    proxy: null,
+    visibility: input.visibility ?? 'public',
+    published: 0,
+    adaptive_content: 0,
+    ads_status: 'pending',
+    ads_topic: null,
+    ads_email: null,
+    ads_zone_id: null,
+    ads_reporting_id: null,
+    ads_reason: null,
+    customization: null,
+    created_at: now,
+    updated_at: now,
+  };
+  await db.insertInto('sites').values(site).execute();
+  for (const space of spaces) await insertSiteSpace(db, site.id, space, null);
+  return site;
 }
 
 /** Applies the plain fields of an update; a basename used by another site of the organization is a 409. */
 export async function updateSite(
-  db: Db,
+  db: DbOrTrx,
   site: SiteRow,
   patch: {
     title?: string;
@@ -144,6 +143,17 @@ export async function updateSite(
 }
 
 /** Deletes a site; its site spaces, sections, groups, redirects and share links go with it (cascade). */
-export async function deleteSite(db: Db, siteId: string): Promise<void> {
+export async function deleteSite(db: DbOrTrx, siteId: string): Promise<void> {
   await db.deleteFrom('sites').where('id', '=', siteId).execute();
+}
+
+/** The live (not deleted) spaces among `spaceIds`, as resolver nodes. */
+export async function liveSpaceNodes(db: DbOrTrx, spaceIds: string[]) {
+  if (spaceIds.length === 0) return [];
+  return db
+    .selectFrom('spaces')
+    .select(['id', 'parent_id', 'default_level'])
+    .where('id', 'in', spaceIds)
+    .where('deleted_at', 'is', null)
+    .execute();
 }

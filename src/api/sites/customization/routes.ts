@@ -3,17 +3,13 @@ import { Type } from 'typebox';
 import type { App } from '../../../core/app.js';
 import { notFound } from '../../../core/errors.js';
 import { NoContent } from '../../../core/schemas.js';
-import { nowIso } from '../../../core/time.js';
+import { serviceContext } from '../../../core/service.js';
 import { authorizeSiteOf } from '../../../permissions/sites.js';
-import {
-  siteCustomization,
-  siteSpaceCustomization,
-  storedOverride,
-  storedSiteCustomization,
-} from '../../../sites/customization.js';
+import { siteCustomization, siteSpaceCustomization } from '../../../sites/customization.js';
 import { Customization, CustomizationInput, CustomizationOverride } from '../../../sites/customization-schema.js';
-import { findSite } from '../../../sites/repo.js';
 import { SiteParams, SiteSpaceParams } from '../shared/schemas.js';
+import { findSiteSpaceOf } from './repo.js';
+import { deleteSiteSpaceCustomization, overrideSiteSpaceCustomization, updateSiteCustomization } from './service.js';
 
 const tags = ['sites'];
 /** Accepted for compatibility: the official document deprecates it; settings are never masked here. */
@@ -21,12 +17,7 @@ const CustomizationQuery = Type.Object({ unmasked: Type.Optional(Type.Boolean())
 
 export default async function customizationRoutes(app: App) {
   async function siteSpaceOf(siteId: string, siteSpaceId: string) {
-    const row = await app.db
-      .selectFrom('site_spaces')
-      .selectAll()
-      .where('site_id', '=', siteId)
-      .where('id', '=', siteSpaceId)
-      .executeTakeFirst();
+    const row = await findSiteSpaceOf(app.db, siteId, siteSpaceId);
     if (!row) throw notFound(`site space ${siteSpaceId} not found`);
     return row;
   }
@@ -62,14 +53,9 @@ export default async function customizationRoutes(app: App) {
       },
     },
     async (request) => {
-      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
-      const customization = storedSiteCustomization(request.body);
-      await app.db
-        .updateTable('sites')
-        .set({ customization, updated_at: nowIso() })
-        .where('id', '=', site.id)
-        .execute();
-      return siteCustomization({ customization });
+      const { organizationId, siteId } = request.params;
+      const ctx = serviceContext(app, request);
+      return siteCustomization(await updateSiteCustomization(ctx, organizationId, siteId, request.body));
     },
   );
 
@@ -105,17 +91,16 @@ export default async function customizationRoutes(app: App) {
       },
     },
     async (request) => {
-      const { siteSpaceId } = request.params;
-      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
-      const siteSpace = await siteSpaceOf(site.id, siteSpaceId);
-      const customization = storedOverride(siteSpace.customization, request.body);
-      await app.db
-        .updateTable('site_spaces')
-        .set({ customization, updated_at: nowIso() })
-        .where('id', '=', siteSpace.id)
-        .execute();
-      const fresh = (await findSite(app.db, site.id)) ?? site;
-      return siteSpaceCustomization(fresh, { customization });
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      const ctx = serviceContext(app, request);
+      const { site, customization } = await overrideSiteSpaceCustomization(
+        ctx,
+        organizationId,
+        siteId,
+        siteSpaceId,
+        request.body,
+      );
+      return siteSpaceCustomization(site, { customization });
     },
   );
 
@@ -131,14 +116,8 @@ export default async function customizationRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { siteSpaceId } = request.params;
-      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
-      const siteSpace = await siteSpaceOf(site.id, siteSpaceId);
-      await app.db
-        .updateTable('site_spaces')
-        .set({ customization: null, updated_at: nowIso() })
-        .where('id', '=', siteSpace.id)
-        .execute();
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      await deleteSiteSpaceCustomization(serviceContext(app, request), organizationId, siteId, siteSpaceId);
       return reply.code(204).send(null);
     },
   );

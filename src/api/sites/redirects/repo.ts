@@ -2,8 +2,8 @@ import type { Static } from 'typebox';
 import { badRequest, conflict } from '../../../core/errors.js';
 import { newId } from '../../../core/ids.js';
 import { type Page, paginate } from '../../../core/paging.js';
+import type { DbOrTrx } from '../../../core/service.js';
 import { nowIso } from '../../../core/time.js';
-import type { Db } from '../../../db/database.js';
 import type { SiteRedirectRow } from '../../../db/schema.js';
 import type { Structure } from '../../../sites/structure.js';
 import type { RedirectDestination } from './schemas.js';
@@ -28,14 +28,14 @@ function destinationColumns(structure: Structure, destination: Destination) {
   }
 }
 
-async function assertSourceFree(db: Db, siteId: string, source: string, exceptId?: string): Promise<void> {
+async function assertSourceFree(db: DbOrTrx, siteId: string, source: string, exceptId?: string): Promise<void> {
   let q = db.selectFrom('site_redirects').select('id').where('site_id', '=', siteId).where('source', '=', source);
   if (exceptId) q = q.where('id', '!=', exceptId);
   if (await q.executeTakeFirst()) throw conflict(`body/source "${source}" already has a redirect on this site`);
 }
 
 export async function listRedirects(
-  db: Db,
+  db: DbOrTrx,
   siteId: string,
   options: { page?: string; limit?: number },
 ): Promise<Page<SiteRedirectRow>> {
@@ -49,7 +49,7 @@ export async function listRedirects(
   );
 }
 
-export async function findRedirect(db: Db, siteId: string, id: string): Promise<SiteRedirectRow | undefined> {
+export async function findRedirect(db: DbOrTrx, siteId: string, id: string): Promise<SiteRedirectRow | undefined> {
   return db
     .selectFrom('site_redirects')
     .selectAll()
@@ -58,7 +58,7 @@ export async function findRedirect(db: Db, siteId: string, id: string): Promise<
     .executeTakeFirst();
 }
 
-export async function findRedirectBySource(db: Db, siteId: string, source: string) {
+export async function findRedirectBySource(db: DbOrTrx, siteId: string, source: string) {
   return db
     .selectFrom('site_redirects')
     .selectAll()
@@ -68,7 +68,7 @@ export async function findRedirectBySource(db: Db, siteId: string, source: strin
 }
 
 export async function createRedirect(
-  db: Db,
+  db: DbOrTrx,
   structure: Structure,
   siteId: string,
   input: { source: string; destination: Destination },
@@ -88,7 +88,7 @@ export async function createRedirect(
 }
 
 export async function updateRedirect(
-  db: Db,
+  db: DbOrTrx,
   structure: Structure,
   row: SiteRedirectRow,
   patch: { source?: string; destination?: Destination },
@@ -105,6 +105,6 @@ export async function updateRedirect(
     .execute();
 }
 
-export async function deleteRedirect(db: Db, id: string): Promise<void> {
+export async function deleteRedirect(db: DbOrTrx, id: string): Promise<void> {
   await db.deleteFrom('site_redirects').where('id', '=', id).execute();
 }

@@ -3,6 +3,7 @@ import type { App } from '../../../core/app.js';
 import { notFound } from '../../../core/errors.js';
 import { mapPage, PagedList } from '../../../core/paging.js';
 import { NoContent } from '../../../core/schemas.js';
+import { serviceContext } from '../../../core/service.js';
 import { authorizeSiteOf } from '../../../permissions/sites.js';
 import { loadSiteOrganization } from '../../../sites/repo.js';
 import { loadStructure } from '../../../sites/structure.js';
@@ -10,14 +11,7 @@ import { PublishedUrls } from '../../../sites/urls.js';
 import { resolveShareKey } from '../shared/context.js';
 import { SiteParams } from '../shared/schemas.js';
 import { presentRedirect, redirectTarget } from './present.js';
-import {
-  createRedirect,
-  deleteRedirect,
-  findRedirect,
-  findRedirectBySource,
-  listRedirects,
-  updateRedirect,
-} from './repo.js';
+import { findRedirectBySource, listRedirects } from './repo.js';
 import {
   CreateRedirectBody,
   ListRedirectsQuery,
@@ -27,19 +21,13 @@ import {
   SiteRedirect,
   UpdateRedirectBody,
 } from './schemas.js';
+import { createSiteRedirect, deleteSiteRedirect, updateSiteRedirect } from './service.js';
 
 const tags = ['site-redirects'];
-const base = '/orgs/:organizationId/sites/:siteId/redirects';
 
 export default async function siteRedirectRoutes(app: App) {
-  async function existing(siteId: string, id: string) {
-    const row = await findRedirect(app.db, siteId, id);
-    if (!row) throw notFound(`site redirect ${id} not found`);
-    return row;
-  }
-
   app.get(
-    base,
+    '/orgs/:organizationId/sites/:siteId/redirects',
     {
       config: { scope: 'site:read' },
       schema: {
@@ -57,7 +45,7 @@ export default async function siteRedirectRoutes(app: App) {
   );
 
   app.post(
-    base,
+    '/orgs/:organizationId/sites/:siteId/redirects',
     {
       config: { scope: 'site:write' },
       schema: {
@@ -69,18 +57,15 @@ export default async function siteRedirectRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { organizationId } = request.params;
-      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
-      const row = await app.db
-        .transaction()
-        .execute(async (trx) => createRedirect(trx, await loadStructure(trx, site.id), site.id, request.body));
-      reply.code(201).header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/redirects/${row.id}`));
+      const { organizationId, siteId } = request.params;
+      const row = await createSiteRedirect(serviceContext(app, request), organizationId, siteId, request.body);
+      reply.code(201).header('location', app.urls.api(`/orgs/${organizationId}/sites/${siteId}/redirects/${row.id}`));
       return presentRedirect(row);
     },
   );
 
   app.patch(
-    `${base}/:siteRedirectId`,
+    '/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId',
     {
       config: { scope: 'site:write' },
       schema: {
@@ -92,26 +77,21 @@ export default async function siteRedirectRoutes(app: App) {
       },
     },
     async (request) => {
-      const { siteRedirectId } = request.params;
-      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
-      const row = await existing(site.id, siteRedirectId);
-      await app.db
-        .transaction()
-        .execute(async (trx) => updateRedirect(trx, await loadStructure(trx, site.id), row, request.body));
-      return presentRedirect(await existing(site.id, siteRedirectId));
+      const { organizationId, siteId, siteRedirectId } = request.params;
+      const ctx = serviceContext(app, request);
+      return presentRedirect(await updateSiteRedirect(ctx, organizationId, siteId, siteRedirectId, request.body));
     },
   );
 
   app.delete(
-    `${base}/:siteRedirectId`,
+    '/orgs/:organizationId/sites/:siteId/redirects/:siteRedirectId',
     {
       config: { scope: 'site:write' },
       schema: { operationId: 'deleteSiteRedirectById', tags, params: RedirectParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { siteRedirectId } = request.params;
-      const { site } = await authorizeSiteOf(app.db, request, 'write', 'change it');
-      await deleteRedirect(app.db, (await existing(site.id, siteRedirectId)).id);
+      const { organizationId, siteId, siteRedirectId } = request.params;
+      await deleteSiteRedirect(serviceContext(app, request), organizationId, siteId, siteRedirectId);
       return reply.code(204).send(null);
     },
   );

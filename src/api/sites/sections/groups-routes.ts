@@ -3,18 +3,10 @@ import type { App } from '../../../core/app.js';
 import { caller } from '../../../core/auth.js';
 import { PagedList, paginateArray } from '../../../core/paging.js';
 import { NoContent, type Role } from '../../../core/schemas.js';
+import { serviceContext } from '../../../core/service.js';
 import type { SiteRow } from '../../../db/schema.js';
 import { authorizeSite } from '../../../permissions/sites.js';
-import {
-  addSectionToGroup,
-  createGroup,
-  deleteGroup,
-  groupIn,
-  moveGroup,
-  removeSectionFromGroup,
-  updateGroup,
-} from '../../../sites/sections.js';
-import { loadStructure } from '../../../sites/structure.js';
+import { groupIn } from '../../../sites/sections.js';
 import { loadSiteView } from '../shared/context.js';
 import { presentGroup } from '../shared/present.js';
 import { SiteParams, SiteSectionGroup } from '../shared/schemas.js';
@@ -27,9 +19,16 @@ import {
   MoveGroupBody,
   UpdateGroupBody,
 } from './schemas.js';
+import {
+  addSectionGroup,
+  addSectionToSectionGroup,
+  deleteSectionGroup,
+  moveSectionGroup,
+  removeSectionFromSectionGroup,
+  updateSectionGroup,
+} from './service.js';
 
 const tags = ['site-section-groups'];
-const base = '/orgs/:organizationId/sites/:siteId/section-groups';
 
 export default async function groupRoutes(app: App) {
   async function presentOne(site: SiteRow, userId: string, role: Role, id: string) {
@@ -38,7 +37,7 @@ export default async function groupRoutes(app: App) {
   }
 
   app.get(
-    base,
+    '/orgs/:organizationId/sites/:siteId/section-groups',
     {
       config: { scope: 'site:read' },
       schema: {
@@ -61,7 +60,7 @@ export default async function groupRoutes(app: App) {
   );
 
   app.post(
-    base,
+    '/orgs/:organizationId/sites/:siteId/section-groups',
     {
       config: { scope: 'site:write' },
       schema: {
@@ -75,19 +74,17 @@ export default async function groupRoutes(app: App) {
     async (request, reply) => {
       const { user } = caller(request);
       const { organizationId, siteId } = request.params;
-      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      const group = await app.db
-        .transaction()
-        .execute(async (trx) => createGroup(trx, await loadStructure(trx, site.id), site.id, request.body));
+      const ctx = serviceContext(app, request);
+      const { site, role, groupId } = await addSectionGroup(ctx, organizationId, siteId, request.body);
       reply
         .code(201)
-        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/section-groups/${group.id}`));
-      return presentOne(site, user.id, role, group.id);
+        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/section-groups/${groupId}`));
+      return presentOne(site, user.id, role, groupId);
     },
   );
 
   app.patch(
-    `${base}/:siteSectionGroupId`,
+    '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId',
     {
       config: { scope: 'site:write' },
       schema: {
@@ -101,33 +98,27 @@ export default async function groupRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const { organizationId, siteId, siteSectionGroupId } = request.params;
-      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      const structure = await loadStructure(app.db, site.id);
-      await updateGroup(app.db, groupIn(structure, siteSectionGroupId), request.body);
+      const ctx = serviceContext(app, request);
+      const { site, role } = await updateSectionGroup(ctx, organizationId, siteId, siteSectionGroupId, request.body);
       return presentOne(site, user.id, role, siteSectionGroupId);
     },
   );
 
   app.delete(
-    `${base}/:siteSectionGroupId`,
+    '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId',
     {
       config: { scope: 'site:write' },
       schema: { operationId: 'deleteSiteSectionGroupById', tags, params: GroupParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { user } = caller(request);
       const { organizationId, siteId, siteSectionGroupId } = request.params;
-      const { site } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await deleteGroup(trx, structure, groupIn(structure, siteSectionGroupId));
-      });
+      await deleteSectionGroup(serviceContext(app, request), organizationId, siteId, siteSectionGroupId);
       return reply.code(204).send(null);
     },
   );
 
   app.post(
-    `${base}/:siteSectionGroupId/sections`,
+    '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections',
     {
       config: { scope: 'site:write' },
       schema: {
@@ -142,17 +133,15 @@ export default async function groupRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const { organizationId, siteId, siteSectionGroupId } = request.params;
-      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await addSectionToGroup(trx, structure, groupIn(structure, siteSectionGroupId), request.body.sectionId);
-      });
+      const ctx = serviceContext(app, request);
+      const { sectionId } = request.body;
+      const { site, role } = await addSectionToSectionGroup(ctx, organizationId, siteId, siteSectionGroupId, sectionId);
       return presentOne(site, user.id, role, siteSectionGroupId);
     },
   );
 
   app.delete(
-    `${base}/:siteSectionGroupId/sections/:siteSectionId`,
+    '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/sections/:siteSectionId',
     {
       config: { scope: 'site:write' },
       schema: {
@@ -164,19 +153,15 @@ export default async function groupRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { user } = caller(request);
       const { organizationId, siteId, siteSectionGroupId, siteSectionId } = request.params;
-      const { site } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await removeSectionFromGroup(trx, structure, groupIn(structure, siteSectionGroupId), siteSectionId);
-      });
+      const ctx = serviceContext(app, request);
+      await removeSectionFromSectionGroup(ctx, organizationId, siteId, siteSectionGroupId, siteSectionId);
       return reply.code(204).send(null);
     },
   );
 
   app.post(
-    `${base}/:siteSectionGroupId/move`,
+    '/orgs/:organizationId/sites/:siteId/section-groups/:siteSectionGroupId/move',
     {
       config: { scope: 'site:write' },
       schema: {
@@ -190,11 +175,8 @@ export default async function groupRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const { organizationId, siteId, siteSectionGroupId } = request.params;
-      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await moveGroup(trx, structure, groupIn(structure, siteSectionGroupId), request.body.position);
-      });
+      const ctx = serviceContext(app, request);
+      const { site, role } = await moveSectionGroup(ctx, organizationId, siteId, siteSectionGroupId, request.body);
       return presentOne(site, user.id, role, siteSectionGroupId);
     },
   );

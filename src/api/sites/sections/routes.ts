@@ -1,20 +1,18 @@
 /** Site sections: list, add, change, delete and move the sections of a site. Groups: `groups.ts`. */
 import type { App } from '../../../core/app.js';
 import { caller } from '../../../core/auth.js';
-import { badRequest } from '../../../core/errors.js';
 import { PagedList, paginateArray } from '../../../core/paging.js';
 import { NoContent, type Role } from '../../../core/schemas.js';
+import { serviceContext } from '../../../core/service.js';
 import type { SiteRow } from '../../../db/schema.js';
-import { authorizeSite, requireSpaceForSite } from '../../../permissions/sites.js';
-import { assertExpression } from '../../../sites/condition.js';
-import { addSection, deleteSection, moveSection, sectionIn, updateSection } from '../../../sites/sections.js';
-import { loadStructure } from '../../../sites/structure.js';
-import { createSpace } from '../../spaces/repo.js';
+import { authorizeSite } from '../../../permissions/sites.js';
+import { sectionIn } from '../../../sites/sections.js';
 import { loadSiteView, resolveShareKey } from '../shared/context.js';
 import { presentSection } from '../shared/present.js';
 import { SiteParams, SiteSection } from '../shared/schemas.js';
 import groupRoutes from './groups-routes.js';
 import { AddSectionBody, ListSectionsQuery, MoveSectionBody, SectionParams, UpdateSectionBody } from './schemas.js';
+import { addSectionToSite, deleteSiteSection, moveSiteSection, updateSiteSection } from './service.js';
 
 const tags = ['site-sections'];
 
@@ -62,35 +60,12 @@ export default async function siteSectionRoutes(app: App) {
     async (request, reply) => {
       const { user } = caller(request);
       const { organizationId, siteId } = request.params;
-      const { site, role } = await authorizeSite(
-        app.db,
-        user.id,
-        organizationId,
-        siteId,
-        'write',
-        'add sections to it',
-      );
-      const { spaceId, title, icon, siteSectionGroupId } = request.body;
-      const existing = spaceId === null ? null : await requireSpaceForSite(app.db, user.id, organizationId, spaceId);
-      // Checked before a space is created for `spaceId: null` (addSection checks again in its transaction).
-      if (
-        siteSectionGroupId !== undefined &&
-        !(await loadStructure(app.db, site.id)).groupById.has(siteSectionGroupId)
-      ) {
-        throw badRequest(`body/siteSectionGroupId: ${siteSectionGroupId} is not a section group of this site`);
-      }
-      // `spaceId: null` asks for a new, empty space, titled after the section.
-      const space =
-        existing ?? (await createSpace(app.db, organizationId, { title: (title ?? 'Untitled').slice(0, 50) }));
-      const section = await app.db
-        .transaction()
-        .execute(async (trx) =>
-          addSection(trx, await loadStructure(trx, site.id), site, space, { title, icon, groupId: siteSectionGroupId }),
-        );
+      const added = await addSectionToSite(serviceContext(app, request), organizationId, siteId, request.body);
+      const { site, role, sectionId } = added;
       reply
         .code(201)
-        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/sections/${section.id}`));
-      return presentOne(site, user.id, role, section.id);
+        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/sections/${sectionId}`));
+      return presentOne(site, user.id, role, sectionId);
     },
   );
 
@@ -109,12 +84,8 @@ export default async function siteSectionRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const { organizationId, siteId, siteSectionId } = request.params;
-      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      if (typeof request.body.condition === 'string') assertExpression(request.body.condition, 'body/condition');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await updateSection(trx, structure, sectionIn(structure, siteSectionId), request.body);
-      });
+      const ctx = serviceContext(app, request);
+      const { site, role } = await updateSiteSection(ctx, organizationId, siteId, siteSectionId, request.body);
       return presentOne(site, user.id, role, siteSectionId);
     },
   );
@@ -126,13 +97,8 @@ export default async function siteSectionRoutes(app: App) {
       schema: { operationId: 'deleteSiteSectionById', tags, params: SectionParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { user } = caller(request);
       const { organizationId, siteId, siteSectionId } = request.params;
-      const { site } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await deleteSection(trx, structure, sectionIn(structure, siteSectionId));
-      });
+      await deleteSiteSection(serviceContext(app, request), organizationId, siteId, siteSectionId);
       return reply.code(204).send(null);
     },
   );
@@ -152,11 +118,8 @@ export default async function siteSectionRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const { organizationId, siteId, siteSectionId } = request.params;
-      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await moveSection(trx, structure, sectionIn(structure, siteSectionId), request.body.position);
-      });
+      const ctx = serviceContext(app, request);
+      const { site, role } = await moveSiteSection(ctx, organizationId, siteId, siteSectionId, request.body);
       return presentOne(site, user.id, role, siteSectionId);
     },
   );

@@ -1,11 +1,11 @@
 import { newId, newSecret } from '../../../core/ids.js';
 import { type Page, paginate } from '../../../core/paging.js';
+import type { DbOrTrx } from '../../../core/service.js';
 import { nowIso } from '../../../core/time.js';
-import type { Db } from '../../../db/database.js';
 import type { SiteShareLinkRow } from '../../../db/schema.js';
 
 export async function listShareLinks(
-  db: Db,
+  db: DbOrTrx,
   siteId: string,
   options: { page?: string; limit?: number },
 ): Promise<Page<SiteShareLinkRow>> {
@@ -19,7 +19,7 @@ export async function listShareLinks(
   );
 }
 
-export async function findShareLink(db: Db, siteId: string, id: string): Promise<SiteShareLinkRow | undefined> {
+export async function findShareLink(db: DbOrTrx, siteId: string, id: string): Promise<SiteShareLinkRow | undefined> {
   return db
     .selectFrom('site_share_links')
     .selectAll()
@@ -29,7 +29,7 @@ export async function findShareLink(db: Db, siteId: string, id: string): Promise
 }
 
 /** A new active link with a fresh secret key (144 random bits, URL-safe). */
-export async function createShareLink(db: Db, siteId: string, name: string): Promise<SiteShareLinkRow> {
+export async function createShareLink(db: DbOrTrx, siteId: string, name: string): Promise<SiteShareLinkRow> {
   const row: SiteShareLinkRow = {
     id: newId(),
     site_id: siteId,
@@ -42,7 +42,11 @@ export async function createShareLink(db: Db, siteId: string, name: string): Pro
   return row;
 }
 
-export async function updateShareLink(db: Db, id: string, patch: { name?: string; active?: boolean }): Promise<void> {
+export async function updateShareLink(
+  db: DbOrTrx,
+  id: string,
+  patch: { name?: string; active?: boolean },
+): Promise<void> {
   await db
     .updateTable('site_share_links')
     .set({
@@ -53,6 +57,6 @@ export async function updateShareLink(db: Db, id: string, patch: { name?: string
     .execute();
 }
 
-export async function deleteShareLink(db: Db, id: string): Promise<void> {
+export async function deleteShareLink(db: DbOrTrx, id: string): Promise<void> {
   await db.deleteFrom('site_share_links').where('id', '=', id).execute();
 }

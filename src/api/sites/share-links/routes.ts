@@ -3,16 +3,16 @@
  * every operation here is for organization admins.
  */
 import type { App } from '../../../core/app.js';
-import { notFound } from '../../../core/errors.js';
 import { mapPage, PagedList } from '../../../core/paging.js';
 import { NoContent } from '../../../core/schemas.js';
+import { serviceContext } from '../../../core/service.js';
 import type { SiteRow } from '../../../db/schema.js';
 import { authorizeSiteOf } from '../../../permissions/sites.js';
 import { loadSiteOrganization } from '../../../sites/repo.js';
 import { PublishedUrls } from '../../../sites/urls.js';
 import { SiteParams } from '../shared/schemas.js';
 import { presentShareLink } from './present.js';
-import { createShareLink, deleteShareLink, findShareLink, listShareLinks, updateShareLink } from './repo.js';
+import { listShareLinks } from './repo.js';
 import {
   CreateShareLinkBody,
   ListShareLinksQuery,
@@ -20,23 +20,17 @@ import {
   ShareLinkParams,
   UpdateShareLinkBody,
 } from './schemas.js';
+import { createSiteShareLink, deleteSiteShareLink, updateSiteShareLink } from './service.js';
 
 const tags = ['share-links'];
-const base = '/orgs/:organizationId/sites/:siteId/share-links';
 
 export default async function shareLinkRoutes(app: App) {
   async function urlsOf(site: SiteRow) {
     return new PublishedUrls(site, await loadSiteOrganization(app.db, site.organization_id), app.urls);
   }
 
-  async function existing(siteId: string, id: string) {
-    const row = await findShareLink(app.db, siteId, id);
-    if (!row) throw notFound(`share link ${id} not found`);
-    return row;
-  }
-
   app.get(
-    base,
+    '/orgs/:organizationId/sites/:siteId/share-links',
     {
       config: { scope: 'site:auth:read' },
       schema: {
@@ -55,7 +49,7 @@ export default async function shareLinkRoutes(app: App) {
   );
 
   app.post(
-    base,
+    '/orgs/:organizationId/sites/:siteId/share-links',
     {
       config: { scope: 'site:auth:write' },
       schema: {
@@ -67,18 +61,18 @@ export default async function shareLinkRoutes(app: App) {
       },
     },
     async (request, reply) => {
-      const { organizationId } = request.params;
-      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'manage its share links');
-      const row = await createShareLink(app.db, site.id, request.body.name);
+      const { organizationId, siteId } = request.params;
+      const ctx = serviceContext(app, request);
+      const { site, link } = await createSiteShareLink(ctx, organizationId, siteId, request.body.name);
       reply
         .code(201)
-        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/share-links/${row.id}`));
-      return presentShareLink(row, await urlsOf(site));
+        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/share-links/${link.id}`));
+      return presentShareLink(link, await urlsOf(site));
     },
   );
 
   app.patch(
-    `${base}/:shareLinkId`,
+    '/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId',
     {
       config: { scope: 'site:auth:write' },
       schema: {
@@ -90,23 +84,22 @@ export default async function shareLinkRoutes(app: App) {
       },
     },
     async (request) => {
-      const { shareLinkId } = request.params;
-      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'manage its share links');
-      await updateShareLink(app.db, (await existing(site.id, shareLinkId)).id, request.body);
-      return presentShareLink(await existing(site.id, shareLinkId), await urlsOf(site));
+      const { organizationId, siteId, shareLinkId } = request.params;
+      const ctx = serviceContext(app, request);
+      const { site, link } = await updateSiteShareLink(ctx, organizationId, siteId, shareLinkId, request.body);
+      return presentShareLink(link, await urlsOf(site));
     },
   );
 
   app.delete(
-    `${base}/:shareLinkId`,
+    '/orgs/:organizationId/sites/:siteId/share-links/:shareLinkId',
     {
       config: { scope: 'site:auth:write' },
       schema: { operationId: 'deleteSiteShareLinkById', tags, params: ShareLinkParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { shareLinkId } = request.params;
-      const { site } = await authorizeSiteOf(app.db, request, 'admin', 'manage its share links');
-      await deleteShareLink(app.db, (await existing(site.id, shareLinkId)).id);
+      const { organizationId, siteId, shareLinkId } = request.params;
+      await deleteSiteShareLink(serviceContext(app, request), organizationId, siteId, shareLinkId);
       return reply.code(204).send(null);
     },
   );

@@ -3,23 +3,15 @@ import type { App } from '../../../core/app.js';
 import { caller } from '../../../core/auth.js';
 import { PagedList, paginateArray } from '../../../core/paging.js';
 import { NoContent, type Role } from '../../../core/schemas.js';
+import { serviceContext } from '../../../core/service.js';
 import type { SiteRow } from '../../../db/schema.js';
-import { authorizeSite, requireSpaceForSite } from '../../../permissions/sites.js';
-import { assertExpression } from '../../../sites/condition.js';
-import {
-  deleteSiteSpaces,
-  insertSiteSpace,
-  moveSiteSpace,
-  siteSpaceIn,
-  targetSection,
-  updateSiteSpace,
-} from '../../../sites/site-spaces.js';
-import { loadStructure } from '../../../sites/structure.js';
-import { createSpace } from '../../spaces/repo.js';
+import { authorizeSite } from '../../../permissions/sites.js';
+import { siteSpaceIn } from '../../../sites/site-spaces.js';
 import { loadSiteView, resolveShareKey } from '../shared/context.js';
 import { presentSiteSpace } from '../shared/present.js';
 import { SiteParams, SiteSpace, SiteSpaceParams } from '../shared/schemas.js';
 import { AddSiteSpaceBody, ListSiteSpacesQuery, MoveSiteSpaceBody, UpdateSiteSpaceBody } from './schemas.js';
+import { addSpaceToSite, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from './service.js';
 
 const tags = ['site-spaces'];
 
@@ -69,23 +61,12 @@ export default async function siteSpaceRoutes(app: App) {
     async (request, reply) => {
       const { user } = caller(request);
       const { organizationId, siteId } = request.params;
-      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'add spaces to it');
-      const space =
-        request.body.spaceId === null
-          ? null
-          : await requireSpaceForSite(app.db, user.id, organizationId, request.body.spaceId);
-      // Checked before a space is created for `spaceId: null`, so a bad section creates nothing.
-      targetSection(await loadStructure(app.db, site.id), request.body.sectionId);
-      // `spaceId: null` asks for a new, empty space for the site.
-      const target = space ?? (await createSpace(app.db, organizationId, { title: site.title.slice(0, 50) }));
-      const row = await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        return insertSiteSpace(trx, site.id, target, targetSection(structure, request.body.sectionId));
-      });
+      const added = await addSpaceToSite(serviceContext(app, request), organizationId, siteId, request.body);
+      const { site, role, siteSpaceId } = added;
       reply
         .code(201)
-        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/site-spaces/${row.id}`));
-      return presentOne(site, user.id, role, row.id);
+        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}/site-spaces/${siteSpaceId}`));
+      return presentOne(site, user.id, role, siteSpaceId);
     },
   );
 
@@ -104,12 +85,8 @@ export default async function siteSpaceRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const { organizationId, siteId, siteSpaceId } = request.params;
-      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      if (typeof request.body.condition === 'string') assertExpression(request.body.condition, 'body/condition');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await updateSiteSpace(trx, structure, siteSpaceIn(structure, siteSpaceId), request.body);
-      });
+      const ctx = serviceContext(app, request);
+      const { site, role } = await updateSiteSpace(ctx, organizationId, siteId, siteSpaceId, request.body);
       return presentOne(site, user.id, role, siteSpaceId);
     },
   );
@@ -121,13 +98,8 @@ export default async function siteSpaceRoutes(app: App) {
       schema: { operationId: 'deleteSiteSpaceById', tags, params: SiteSpaceParams, response: { 204: NoContent } },
     },
     async (request, reply) => {
-      const { user } = caller(request);
       const { organizationId, siteId, siteSpaceId } = request.params;
-      const { site } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await deleteSiteSpaces(trx, structure, [siteSpaceIn(structure, siteSpaceId)]);
-      });
+      await deleteSiteSpace(serviceContext(app, request), organizationId, siteId, siteSpaceId);
       return reply.code(204).send(null);
     },
   );
@@ -147,11 +119,8 @@ export default async function siteSpaceRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const { organizationId, siteId, siteSpaceId } = request.params;
-      const { site, role } = await authorizeSite(app.db, user.id, organizationId, siteId, 'write', 'change it');
-      await app.db.transaction().execute(async (trx) => {
-        const structure = await loadStructure(trx, site.id);
-        await moveSiteSpace(trx, structure, siteSpaceIn(structure, siteSpaceId), request.body.position);
-      });
+      const ctx = serviceContext(app, request);
+      const { site, role } = await moveSiteSpace(ctx, organizationId, siteId, siteSpaceId, request.body);
       return presentOne(site, user.id, role, siteSpaceId);
     },
   );

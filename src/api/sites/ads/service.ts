@@ -1,0 +1,56 @@
+/**
+ * The changes of a site's ads: a site admin submits a published public site for review (or
+ * disables ads); the ad partner records its decision on a submitted site.
+ */
+import type { Static } from 'typebox';
+import { badRequest, conflict, notFound } from '../../../core/errors.js';
+import { actingUser, inTransaction, type ServiceContext } from '../../../core/service.js';
+import { authorizeSite } from '../../../permissions/sites.js';
+import { findAdsState, setAds } from './repo.js';
+import type { PartnerUpdateBody, SubmitAdsBody } from './schemas.js';
+
+/** Submits the site for ads review on `topic`, or disables its ads (`status: disabled`). */
+export async function updateSiteAds(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  input: Static<typeof SubmitAdsBody>,
+): Promise<void> {
+  const user = actingUser(ctx);
+  const { site } = await authorizeSite(ctx.db, user.id, organizationId, siteId, 'admin', 'manage its ads');
+  if ((input.status ?? 'in-review') === 'disabled') {
+    await inTransaction(ctx.db, (trx) => setAds(trx, site.id, { ads_status: 'disabled' }));
+    return;
+  }
+  if (!input.topic) throw badRequest('body/topic is required to submit a site for ads review');
+  if (site.published !== 1 || site.visibility !== 'public') {
+    throw badRequest('only a published public site can be submitted for ads review');
+  }
+  const topic = input.topic;
+  await inTransaction(ctx.db, (trx) =>
+    setAds(trx, site.id, { ads_status: 'in-review', ads_topic: topic, ads_email: user.email, ads_reason: null }),
+  );
+}
+
+/**
+ * The partner's decision on a site submitted for review (the route checked the partner key): live
+ * with its zone and reporting ids, rejected with a reason, or pending.
+ */
+export async function recordAdsDecision(
+  ctx: ServiceContext,
+  siteId: string,
+  decision: Static<typeof PartnerUpdateBody>,
+): Promise<void> {
+  const site = await findAdsState(ctx.db, siteId);
+  if (!site) throw notFound(`site ${siteId} not found`);
+  // A partner decides on sites submitted for review, never on one that did not ask for ads.
+  if (!site.ads_topic) throw conflict(`site ${site.id} was not submitted for ads review`);
+  await inTransaction(ctx.db, (trx) =>
+    setAds(trx, site.id, {
+      ads_status: decision.status,
+      ads_zone_id: decision.status === 'live' ? decision.zoneId : null,
+      ads_reporting_id: decision.status === 'live' ? decision.reportingId : null,
+      ads_reason: decision.status === 'rejected' ? (decision.reason ?? null) : null,
+    }),
+  );
+}

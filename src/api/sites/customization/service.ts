@@ -1,0 +1,62 @@
+/**
+ * The changes of a site's customization: its settings, and the overrides of one site space (set
+ * or removed). Members who change the site (`write`) make them.
+ */
+import { notFound } from '../../../core/errors.js';
+import { actingUser, inTransaction, type ServiceContext } from '../../../core/service.js';
+import type { SiteRow } from '../../../db/schema.js';
+import { authorizeSite } from '../../../permissions/sites.js';
+import { storedOverride, storedSiteCustomization } from '../../../sites/customization.js';
+import type { CustomizationOverridePatch, CustomizationPatch } from '../../../sites/customization-schema.js';
+import { findSite } from '../../../sites/repo.js';
+import { findSiteSpaceOf, setSiteCustomization, setSiteSpaceCustomization } from './repo.js';
+
+async function siteToChange(ctx: ServiceContext, organizationId: string, siteId: string): Promise<SiteRow> {
+  return (await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'write', 'change it')).site;
+}
+
+async function siteSpaceOf(ctx: ServiceContext, siteId: string, siteSpaceId: string) {
+  const row = await findSiteSpaceOf(ctx.db, siteId, siteSpaceId);
+  if (!row) throw notFound(`site space ${siteSpaceId} not found`);
+  return row;
+}
+
+/** Replaces the site's settings; returns what is stored. */
+export async function updateSiteCustomization(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  input: CustomizationPatch,
+): Promise<{ customization: string }> {
+  const site = await siteToChange(ctx, organizationId, siteId);
+  const customization = storedSiteCustomization(input);
+  await inTransaction(ctx.db, (trx) => setSiteCustomization(trx, site.id, customization));
+  return { customization };
+}
+
+/** Folds `patch` into the site space's overrides; returns the site (as stored now) and the overrides. */
+export async function overrideSiteSpaceCustomization(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  patch: CustomizationOverridePatch,
+): Promise<{ site: SiteRow; customization: string | null }> {
+  const site = await siteToChange(ctx, organizationId, siteId);
+  const siteSpace = await siteSpaceOf(ctx, site.id, siteSpaceId);
+  const customization = storedOverride(siteSpace.customization, patch);
+  await inTransaction(ctx.db, (trx) => setSiteSpaceCustomization(trx, siteSpace.id, customization));
+  return { site: (await findSite(ctx.db, site.id)) ?? site, customization };
+}
+
+/** Removes the site space's overrides (it shows the site's settings again). */
+export async function deleteSiteSpaceCustomization(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+): Promise<void> {
+  const site = await siteToChange(ctx, organizationId, siteId);
+  const siteSpace = await siteSpaceOf(ctx, site.id, siteSpaceId);
+  await inTransaction(ctx.db, (trx) => setSiteSpaceCustomization(trx, siteSpace.id, null));
+}

@@ -1,0 +1,126 @@
+/**
+ * The changes of a Site itself: create, update (settings, the default section and site space),
+ * delete, publish and unpublish, its visitor authentication. Members with `create` and above create
+ * and change sites; admins delete, publish and unpublish them and manage their visitor
+ * authentication (src/permissions/sites.ts).
+ */
+import type { Static } from 'typebox';
+import { badRequest } from '../../core/errors.js';
+import type { Role } from '../../core/schemas.js';
+import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import type { SiteRow, SpaceRow } from '../../db/schema.js';
+import { authorizeSite, authorizeSites, requireSpaceForSite } from '../../permissions/sites.js';
+import { makeDefaultSection } from '../../sites/sections.js';
+import { makeDefaultSiteSpace } from '../../sites/site-spaces.js';
+import { loadStructure } from '../../sites/structure.js';
+import { regenerateVisitorKey, updateVisitorAuth, type VisitorAuthSettings } from '../../sites/visitor-auth.js';
+import { deleteSite as deleteSiteRow, insertSite, updateSite as updateSiteRow } from './repo.js';
+import type { CreateSiteBody, UpdateSiteBody } from './schemas.js';
+
+/** A changed site with the caller's organization role (for its permission flags). */
+export interface ChangedSite {
+  site: SiteRow;
+  role: Role;
+}
+
+/** Creates a site with `spaces` (each one the caller may publish) as its first site spaces. */
+export async function createSite(
+  ctx: ServiceContext,
+  organizationId: string,
+  input: Static<typeof CreateSiteBody>,
+): Promise<ChangedSite> {
+  const user = actingUser(ctx);
+  const role = await authorizeSites(ctx.db, user.id, organizationId, 'write', 'create sites');
+  const spaces: SpaceRow[] = [];
+  // The same space named twice is added once.
+  for (const spaceId of new Set(input.spaces ?? [])) {
+    spaces.push(await requireSpaceForSite(ctx.db, user.id, organizationId, spaceId));
+  }
+  const site = await inTransaction(ctx.db, (trx) => insertSite(trx, organizationId, input, spaces));
+  return { site, role };
+}
+
+/**
+ * Updates the settings; `defaultSiteSection` must be a section of the site and `defaultSiteSpace`
+ * a site space at the root (no sections) or in the default section (after that change).
+ */
+export async function updateSite(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  input: Static<typeof UpdateSiteBody>,
+): Promise<ChangedSite> {
+  const { site, role } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'write', 'change it');
+  const { defaultSiteSpace, defaultSiteSection, ...fields } = input;
+  await inTransaction(ctx.db, async (trx) => {
+    await updateSiteRow(trx, site, fields);
+    const structure = await loadStructure(trx, site.id);
+    if (defaultSiteSection !== undefined) {
+      const section = structure.sectionById.get(defaultSiteSection);
+      if (!section) throw badRequest(`body/defaultSiteSection: ${defaultSiteSection} is not a section of this site`);
+      await makeDefaultSection(trx, section);
+    }
+    if (defaultSiteSpace !== undefined) {
+      // At the root of a site without sections; in the default section (after the change above) otherwise.
+      const defaultSection = structure.hasSections
+        ? (defaultSiteSection ?? structure.sections.find((s) => s.is_default === 1)?.id ?? null)
+        : null;
+      const siteSpace = structure.siteSpaceById.get(defaultSiteSpace);
+      if (!siteSpace || siteSpace.section_id !== defaultSection) {
+        throw badRequest(
+          `body/defaultSiteSpace: ${defaultSiteSpace} is not a site space of ${defaultSection ? 'the default section of this site' : 'this site'}`,
+        );
+      }
+      await makeDefaultSiteSpace(trx, siteSpace);
+    }
+  });
+  return { site, role };
+}
+
+/** Deletes the site with its site spaces, sections, groups, redirects and share links. */
+export async function deleteSite(ctx: ServiceContext, organizationId: string, siteId: string): Promise<void> {
+  const { site } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'admin', 'delete it');
+  await inTransaction(ctx.db, (trx) => deleteSiteRow(trx, site.id));
+}
+
+/** Publishes (`published`) or unpublishes the site. */
+export async function setSitePublished(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  published: boolean,
+): Promise<ChangedSite> {
+  const action = published ? 'publish it' : 'unpublish it';
+  const { site, role } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'admin', action);
+  await inTransaction(ctx.db, (trx) => updateSiteRow(trx, site, { published }));
+  return { site, role };
+}
+
+/** Changes the visitor authentication (backend, fallback and logout URLs) of the site (admins). */
+export async function updateSitePublishingAuth(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  patch: { backend: 'custom' | 'integration'; fallbackUrl?: string | null; logoutUrl?: string | null },
+  secretsKey: () => Promise<Buffer>,
+): Promise<VisitorAuthSettings> {
+  const user = actingUser(ctx);
+  const action = 'change its visitor authentication';
+  const { site } = await authorizeSite(ctx.db, user.id, organizationId, siteId, 'admin', action);
+  const key = await secretsKey();
+  return inTransaction(ctx.db, (trx) => updateVisitorAuth(trx, site.id, key, patch));
+}
+
+/** A new visitor key for the site (admins): tokens signed with the old one stop opening it at once. */
+export async function regenerateSitePublishingAuth(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  secretsKey: () => Promise<Buffer>,
+): Promise<VisitorAuthSettings> {
+  const user = actingUser(ctx);
+  const action = 'change its visitor authentication';
+  const { site } = await authorizeSite(ctx.db, user.id, organizationId, siteId, 'admin', action);
+  const key = await secretsKey();
+  return inTransaction(ctx.db, (trx) => regenerateVisitorKey(trx, site.id, key));
+}

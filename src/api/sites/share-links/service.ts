@@ -1,0 +1,59 @@
+/**
+ * The changes of a site's share links: create, update (name, active), delete. They are secrets
+ * that open a `share-link` site, so organization admins make them.
+ */
+import { notFound } from '../../../core/errors.js';
+import { inTransaction, type ServiceContext } from '../../../core/service.js';
+import type { SiteRow, SiteShareLinkRow } from '../../../db/schema.js';
+import { siteToChange } from '../shared/service.js';
+import { createShareLink, deleteShareLink, findShareLink, updateShareLink } from './repo.js';
+
+const ACTION = 'manage its share links';
+
+async function existing(ctx: ServiceContext, siteId: string, id: string): Promise<SiteShareLinkRow> {
+  const row = await findShareLink(ctx.db, siteId, id);
+  if (!row) throw notFound(`share link ${id} not found`);
+  return row;
+}
+
+/** A changed share link with its site (the link's URL is the site's). */
+export interface ChangedShareLink {
+  site: SiteRow;
+  link: SiteShareLinkRow;
+}
+
+export async function createSiteShareLink(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  name: string,
+): Promise<ChangedShareLink> {
+  const { site } = await siteToChange(ctx, organizationId, siteId, 'admin', ACTION);
+  const link = await inTransaction(ctx.db, (trx) => createShareLink(trx, site.id, name));
+  return { site, link };
+}
+
+/** Renames, activates or deactivates the link; returns it as stored now. */
+export async function updateSiteShareLink(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  shareLinkId: string,
+  patch: { name?: string; active?: boolean },
+): Promise<ChangedShareLink> {
+  const { site } = await siteToChange(ctx, organizationId, siteId, 'admin', ACTION);
+  const row = await existing(ctx, site.id, shareLinkId);
+  await inTransaction(ctx.db, (trx) => updateShareLink(trx, row.id, patch));
+  return { site, link: await existing(ctx, site.id, shareLinkId) };
+}
+
+export async function deleteSiteShareLink(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  shareLinkId: string,
+): Promise<void> {
+  const { site } = await siteToChange(ctx, organizationId, siteId, 'admin', ACTION);
+  const row = await existing(ctx, site.id, shareLinkId);
+  await inTransaction(ctx.db, (trx) => deleteShareLink(trx, row.id));
+}

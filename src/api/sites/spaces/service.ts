@@ -1,0 +1,85 @@
+/**
+ * The changes of a site's site spaces: add a space (a new one when none is named), change its path
+ * or condition, remove it, move it among its siblings. Members who change the site make them.
+ */
+import type { Static } from 'typebox';
+import { actingUser, type ServiceContext } from '../../../core/service.js';
+import { requireSpaceForSite } from '../../../permissions/sites.js';
+import { assertExpression } from '../../../sites/condition.js';
+import {
+  deleteSiteSpaces,
+  insertSiteSpace,
+  moveSiteSpace as moveSiteSpaceRow,
+  siteSpaceIn,
+  targetSection,
+  updateSiteSpace as updateSiteSpaceRow,
+} from '../../../sites/site-spaces.js';
+import { createSpace } from '../../spaces/repo.js';
+import { changeStructure, siteToChange } from '../shared/service.js';
+import type { AddSiteSpaceBody, MoveSiteSpaceBody, UpdateSiteSpaceBody } from './schemas.js';
+
+/**
+ * Publishes a space on the site (in `sectionId`, or the site's root), or a new space titled after
+ * the site when `spaceId` is null. Returns the site space's id.
+ */
+export async function addSpaceToSite(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  input: Static<typeof AddSiteSpaceBody>,
+) {
+  const { site, role } = await siteToChange(ctx, organizationId, siteId, 'write', 'add spaces to it');
+  const space =
+    input.spaceId === null
+      ? null
+      : await requireSpaceForSite(ctx.db, actingUser(ctx).id, organizationId, input.spaceId);
+  // A new space is made in the same transaction: an unknown section (400) leaves no space behind.
+  const row = await changeStructure(ctx, site.id, async (trx, structure) => {
+    const section = targetSection(structure, input.sectionId);
+    const target = space ?? (await createSpace(trx, organizationId, { title: site.title.slice(0, 50) }));
+    return insertSiteSpace(trx, site.id, target, section);
+  });
+  return { site, role, siteSpaceId: row.id };
+}
+
+/** Changes the path or the condition (checked: a bad expression is a 400) of a site space. */
+export async function updateSiteSpace(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  patch: Static<typeof UpdateSiteSpaceBody>,
+) {
+  const { site, role } = await siteToChange(ctx, organizationId, siteId);
+  if (typeof patch.condition === 'string') assertExpression(patch.condition, 'body/condition');
+  await changeStructure(ctx, site.id, (trx, structure) =>
+    updateSiteSpaceRow(trx, structure, siteSpaceIn(structure, siteSpaceId), patch),
+  );
+  return { site, role };
+}
+
+export async function deleteSiteSpace(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+) {
+  const { site } = await siteToChange(ctx, organizationId, siteId);
+  await changeStructure(ctx, site.id, (trx, structure) =>
+    deleteSiteSpaces(trx, structure, [siteSpaceIn(structure, siteSpaceId)]),
+  );
+}
+
+export async function moveSiteSpace(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+  input: Static<typeof MoveSiteSpaceBody>,
+) {
+  const { site, role } = await siteToChange(ctx, organizationId, siteId);
+  await changeStructure(ctx, site.id, (trx, structure) =>
+    moveSiteSpaceRow(trx, structure, siteSpaceIn(structure, siteSpaceId), input.position),
+  );
+  return { site, role };
+}
