@@ -5,8 +5,9 @@
  * is validated like in `foundation.contract.test.ts`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { official } from './official.js';
 import { type ContractServer, startContractServer } from './server.js';
-import { assertRequestConforms, expectConforms } from './validate.js';
+import { assertRequestConforms, type ClientResponse, expectConforms } from './validate.js';
 
 let server: ContractServer;
 beforeAll(async () => {
@@ -48,33 +49,88 @@ describe('request bodies the official document allows', () => {
     expect(res.data.mergeRules).toEqual({ type: 'none' });
   });
 
-  it('every other body the foundation tests send is official', () => {
-    assertRequestConforms('updateOrganizationById', {
-      title: 'Renamed organization',
-      emailDomains: ['Example.test'],
-      hostname: 'hostname1',
-      defaultRole: 'edit',
-      defaultContent: { type: 'site', site: 'site_main' },
-      logo: 'https://example.test/logo.png',
-      sso: true,
-      ai: false,
-      inviteLinks: true,
-    });
-    assertRequestConforms('updateOrganizationById', { defaultRole: null, defaultContent: null, logo: null });
-    assertRequestConforms('inviteUsersToOrganization', {
-      emails: ['a@example.test', { email: 'b@example.test', role: null }],
-      role: 'comment',
-      sso: true,
-    });
-    assertRequestConforms('updateMemberInOrganizationById', { role: null });
-    assertRequestConforms('createOrganizationTeam', { title: 'Writers', members: ['user1', 'b@example.test'] });
-    assertRequestConforms('updateTeamInOrganizationById', { title: 'After' });
-    assertRequestConforms('updateMembersInOrganizationTeam', {
-      add: ['b@example.test'],
-      remove: ['user2'],
-      memberships: { user1: { role: 'owner' } },
-    });
-    assertRequestConforms('addMemberToOrganizationTeamById', {});
+  it('the other bodies the foundation tests send are official, and the server answers them officially', async () => {
+    const { id, api } = await newOrg();
+    /** Checks `body` against the official request schema, sends it, and validates what the server answered. */
+    const send = <B, R extends ClientResponse>(
+      operationId: string,
+      body: B,
+      call: (body: B) => Promise<R>,
+      status: number,
+    ) => {
+      assertRequestConforms(operationId, body);
+      return expectConforms(operationId, call(body), status);
+    };
+    const hostname = `h${unique()}`;
+    const renamed = await send(
+      'updateOrganizationById',
+      {
+        title: 'Renamed organization',
+        emailDomains: ['Example.test'],
+        hostname,
+        defaultRole: official.MemberRole.Edit,
+        defaultContent: { type: 'site' as const, site: 'site_main' },
+        logo: 'https://example.test/logo.png',
+        sso: true,
+        ai: false,
+        inviteLinks: true,
+      },
+      (body) => api.orgs.updateOrganizationById(id, body),
+      200,
+    );
+    expect(renamed.data).toMatchObject({ title: 'Renamed organization', hostname, defaultRole: 'edit' });
+    const cleared = await send(
+      'updateOrganizationById',
+      { defaultRole: null, defaultContent: null, logo: null },
+      (body) => api.orgs.updateOrganizationById(id, body),
+      200,
+    );
+    expect(cleared.data.defaultRole).toBeNull();
+    const b = `b-${unique()}@example.test`;
+    const invited = await send(
+      'inviteUsersToOrganization',
+      {
+        emails: [`a-${unique()}@example.test`, { email: b, role: null }],
+        role: official.MemberRole.Comment,
+        sso: true,
+      },
+      (body) => api.orgs.inviteUsersToOrganization(id, body),
+      200,
+    );
+    expect(invited.data.invited).toBe(2);
+    const member = await server.harness.member(id, 'read');
+    const other = await server.harness.member(id, 'edit');
+    await send(
+      'updateMemberInOrganizationById',
+      { role: null },
+      (body) => api.orgs.updateMemberInOrganizationById(id, member.user.id, body),
+      200,
+    );
+    const team = await send(
+      'createOrganizationTeam',
+      { title: 'Writers', members: [other.user.id, b] },
+      (body) => api.orgs.createOrganizationTeam(id, body),
+      201,
+    );
+    const teamId = team.data.id;
+    await send(
+      'updateTeamInOrganizationById',
+      { title: 'After' },
+      (body) => api.orgs.updateTeamInOrganizationById(id, teamId, body),
+      200,
+    );
+    await send(
+      'updateMembersInOrganizationTeam',
+      { add: [b], remove: [other.user.id], memberships: {} },
+      (body) => api.orgs.updateMembersInOrganizationTeam(id, teamId, body),
+      204,
+    );
+    await send(
+      'addMemberToOrganizationTeamById',
+      {},
+      (body) => api.orgs.addMemberToOrganizationTeamById(id, teamId, other.user.id, body),
+      204,
+    );
     expect(() => assertRequestConforms('createOrganizationTeam', { members: [] })).toThrow(/title/);
   });
 });

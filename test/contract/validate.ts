@@ -307,7 +307,7 @@ function assertRoute(operationId: string, exchange: Exchange): void {
 const covered = new Set<string>();
 
 /** The client's answer (its `HttpResponse`): the fetch `Response`, carrying the parsed body as `data`. */
-interface ClientResponse {
+export interface ClientResponse {
   status: number;
   data: unknown;
 }
