@@ -2,33 +2,13 @@
 import type { Static } from 'typebox';
 import type { Role } from '../../core/schemas.js';
 import type { Urls } from '../../core/urls.js';
-import type { Db } from '../../db/database.js';
 import type { IntegrationInstallationRow, IntegrationRow, OrganizationRow } from '../../db/schema.js';
 import { presentOrganization } from '../organizations/present.js';
 import type { SpaceObject } from '../spaces/present.js';
-import { findOrganizationsByIds, membershipsOf } from './repo.js';
+import type { IntegrationViewer } from './access.js';
 import type { Installation, Integration, SpaceInstallation } from './schemas.js';
 
 type IntegrationObject = Static<typeof Integration>;
-
-/** What presenting needs to know of the caller: their role in each organization they see. */
-export interface IntegrationViewer {
-  roles: Map<string, string>;
-}
-
-export async function loadIntegrationViewer(db: Db, userId: string): Promise<IntegrationViewer> {
-  return { roles: await membershipsOf(db, userId) };
-}
-
-/** Admins of the owning organization administrate the integration. */
-export function isIntegrationAdmin(viewer: IntegrationViewer, integration: IntegrationRow): boolean {
-  return viewer.roles.get(integration.organization_id) === 'admin';
-}
-
-/** Private integrations exist only for members of their organization; the others for everyone. */
-export function canSeeIntegration(viewer: IntegrationViewer, integration: IntegrationRow): boolean {
-  return integration.visibility !== 'private' || viewer.roles.has(integration.organization_id);
-}
 
 export function integrationPath(name: string): string {
   return `/integrations/${encodeURIComponent(name)}`;
@@ -78,16 +58,13 @@ export function presentIntegration(
   };
 }
 
-/** Presents a batch, loading the owning organizations in one query. */
-export async function presentIntegrations(
-  db: Db,
+/** Presents a batch; `owners` holds their organizations by id (`integrationOwners`). */
+export function presentIntegrations(
   rows: IntegrationRow[],
+  owners: Map<string, OrganizationRow>,
   viewer: IntegrationViewer,
   urls: Urls,
-): Promise<IntegrationObject[]> {
-  const owners = new Map(
-    (await findOrganizationsByIds(db, [...new Set(rows.map((r) => r.organization_id))])).map((o) => [o.id, o]),
-  );
+): IntegrationObject[] {
   return rows.flatMap((row) => {
     const owner = owners.get(row.organization_id);
     return owner ? [presentIntegration(row, owner, viewer, urls)] : [];

@@ -2,8 +2,8 @@
 import { type ExpressionBuilder, sql } from 'kysely';
 import { newId } from '../../core/ids.js';
 import { type Page, paginate } from '../../core/paging.js';
+import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import type { Db } from '../../db/database.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type {
   Database,
@@ -11,14 +11,15 @@ import type {
   IntegrationRow,
   IntegrationSpaceInstallationRow,
   IntegrationsTable,
+  OrganizationRow,
 } from '../../db/schema.js';
 
-export async function findIntegration(db: Db, name: string): Promise<IntegrationRow | undefined> {
+export async function findIntegration(db: DbOrTrx, name: string): Promise<IntegrationRow | undefined> {
   return db.selectFrom('integrations').selectAll().where('name', '=', name).executeTakeFirst();
 }
 
 /** The organization whose id or hostname (subdomain) is `key`. */
-export async function findOrganizationByKey(db: Db, key: string) {
+export async function findOrganizationByKey(db: DbOrTrx, key: string) {
   return db
     .selectFrom('organizations')
     .selectAll()
@@ -28,7 +29,7 @@ export async function findOrganizationByKey(db: Db, key: string) {
 }
 
 /** The organizations `userId` sees (enabled, not a guest), with their role. */
-export async function membershipsOf(db: Db, userId: string): Promise<Map<string, string>> {
+export async function membershipsOf(db: DbOrTrx, userId: string): Promise<Map<string, string>> {
   const rows = await db
     .selectFrom('members')
     .select(['organization_id', 'role'])
@@ -75,7 +76,11 @@ export interface IntegrationFilters {
 
 const byName = [{ column: 'integrations.name', direction: 'asc' as const, value: (r: IntegrationRow) => r.name }];
 
-export async function listIntegrations(db: Db, userId: string, f: IntegrationFilters): Promise<Page<IntegrationRow>> {
+export async function listIntegrations(
+  db: DbOrTrx,
+  userId: string,
+  f: IntegrationFilters,
+): Promise<Page<IntegrationRow>> {
   let q = db.selectFrom('integrations').selectAll('integrations').where(listable(userId));
   if (f.search) {
     const search = f.search;
@@ -119,59 +124,57 @@ export interface Image {
 
 /**
  * Creates the integration (version 1) or replaces its definition (version + 1), with its images.
- * `secrets` undefined keeps the stored secrets.
+ * `secrets` undefined keeps the stored secrets. Call it inside a transaction.
  */
 export async function saveIntegration(
-  db: Db,
+  db: DbOrTrx,
   values: Omit<IntegrationValues, 'secrets'> & { secrets?: string },
   images: Image[],
   existing: boolean,
 ): Promise<void> {
   const now = nowIso();
-  await db.transaction().execute(async (trx) => {
-    if (existing) {
-      const { name, secrets, ...rest } = values;
-      await trx
-        .updateTable('integrations')
-        .set({
-          ...rest,
-          ...(secrets !== undefined ? { secrets } : {}),
-          version: sql`version + 1`,
-          updated_at: now,
-        })
-        .where('name', '=', name)
-        .execute();
-      await trx.deleteFrom('integration_images').where('integration_name', '=', name).execute();
-    } else {
-      await trx
-        .insertInto('integrations')
-        .values({
-          ...values,
-          secrets: values.secrets ?? null,
-          version: 1,
-          verified: 0,
-          created_at: now,
-          updated_at: now,
-        })
-        .execute();
-    }
-    if (images.length > 0) {
-      await trx
-        .insertInto('integration_images')
-        .values(
-          images.map((i) => ({
-            integration_name: values.name,
-            slot: i.slot,
-            content_type: i.contentType,
-            data: i.data,
-          })),
-        )
-        .execute();
-    }
-  });
+  if (existing) {
+    const { name, secrets, ...rest } = values;
+    await db
+      .updateTable('integrations')
+      .set({
+        ...rest,
+        ...(secrets !== undefined ? { secrets } : {}),
+        version: sql`version + 1`,
+        updated_at: now,
+      })
+      .where('name', '=', name)
+      .execute();
+    await db.deleteFrom('integration_images').where('integration_name', '=', name).execute();
+  } else {
+    await db
+      .insertInto('integrations')
+      .values({
+        ...values,
+        secrets: values.secrets ?? null,
+        version: 1,
+        verified: 0,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+  if (images.length > 0) {
+    await db
+      .insertInto('integration_images')
+      .values(
+        images.map((i) => ({
+          integration_name: values.name,
+          slot: i.slot,
+          content_type: i.contentType,
+          data: i.data,
+        })),
+      )
+      .execute();
+  }
 }
 
-export async function findImage(db: Db, name: string, slot: string) {
+export async function findImage(db: DbOrTrx, name: string, slot: string) {
   return db
     .selectFrom('integration_images')
     .select(['content_type', 'data'])
@@ -180,13 +183,19 @@ export async function findImage(db: Db, name: string, slot: string) {
     .executeTakeFirst();
 }
 
-export async function findOrganizationsByIds(db: Db, ids: string[]) {
+/** The organizations owning `rows`, by id, in one query (what presenting them needs). */
+export async function integrationOwners(db: DbOrTrx, rows: IntegrationRow[]): Promise<Map<string, OrganizationRow>> {
+  const owners = await findOrganizationsByIds(db, [...new Set(rows.map((r) => r.organization_id))]);
+  return new Map(owners.map((o) => [o.id, o]));
+}
+
+export async function findOrganizationsByIds(db: DbOrTrx, ids: string[]) {
   if (ids.length === 0) return [];
   return db.selectFrom('organizations').selectAll().where('id', 'in', ids).execute();
 }
 
 export async function findInstallation(
-  db: Db,
+  db: DbOrTrx,
   integrationName: string,
   installationId: string,
 ): Promise<IntegrationInstallationRow | undefined> {
@@ -198,7 +207,7 @@ export async function findInstallation(
     .executeTakeFirst();
 }
 
-export async function findInstallationInOrg(db: Db, integrationName: string, organizationId: string) {
+export async function findInstallationInOrg(db: DbOrTrx, integrationName: string, organizationId: string) {
   return db
     .selectFrom('integration_installations')
     .select('id')
@@ -208,7 +217,7 @@ export async function findInstallationInOrg(db: Db, integrationName: string, org
 }
 
 export async function createInstallation(
-  db: Db,
+  db: DbOrTrx,
   integrationName: string,
   organizationId: string,
 ): Promise<IntegrationInstallationRow> {
@@ -226,7 +235,7 @@ export async function createInstallation(
   return row;
 }
 
-export async function countInstallationSpaces(db: Db, installationId: string): Promise<number> {
+export async function countInstallationSpaces(db: DbOrTrx, installationId: string): Promise<number> {
   const row = await db
     .selectFrom('integration_space_installations')
     .innerJoin('spaces', 'spaces.id', 'integration_space_installations.space_id')
@@ -239,7 +248,7 @@ export async function countInstallationSpaces(db: Db, installationId: string): P
 
 /** Enables the installation on the space (idempotent); the stored row. */
 export async function installOnSpace(
-  db: Db,
+  db: DbOrTrx,
   installation: IntegrationInstallationRow,
   spaceId: string,
 ): Promise<IntegrationSpaceInstallationRow> {
@@ -263,7 +272,7 @@ export async function installOnSpace(
 }
 
 /** Integrations installed on a space that the caller may see (private ones only of their organizations). */
-function installedOn(db: Db, spaceId: string, userId: string, search?: string) {
+function installedOn(db: DbOrTrx, spaceId: string, userId: string, search?: string) {
   let q = db
     .selectFrom('integrations')
     .selectAll('integrations')
@@ -289,7 +298,7 @@ function installedOn(db: Db, spaceId: string, userId: string, search?: string) {
 }
 
 export async function listSpaceIntegrations(
-  db: Db,
+  db: DbOrTrx,
   spaceId: string,
   userId: string,
   f: { search?: string; page?: string; limit?: number },
@@ -297,7 +306,7 @@ export async function listSpaceIntegrations(
   return paginate(installedOn(db, spaceId, userId, f.search), byName, f);
 }
 
-export async function spaceIntegrationBlocks(db: Db, spaceId: string, userId: string) {
+export async function spaceIntegrationBlocks(db: DbOrTrx, spaceId: string, userId: string) {
   return installedOn(db, spaceId, userId)
     .where('integrations.has_blocks', '=', 1)
     .orderBy('integrations.name')

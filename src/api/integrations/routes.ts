@@ -12,35 +12,21 @@
 import type { FastifyReply } from 'fastify';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
-import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
+import { forbidden, notFound } from '../../core/errors.js';
 import { PagedList } from '../../core/paging.js';
-import { encryptSecret, secretsKey } from '../../core/secrets.js';
+import { secretsKey } from '../../core/secrets.js';
+import { serviceContext } from '../../core/service.js';
+import type { IntegrationRow } from '../../db/schema.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { presentSpaces } from '../spaces/present.js';
 import { spaceExtras } from '../spaces/repo.js';
-import { decodeImage } from './images.js';
+import { findVisibleIntegration, type IntegrationViewer, isIntegrationAdmin, loadIntegrationViewer } from './access.js';
+import { integrationPath, presentInstallation, presentIntegrations, presentSpaceInstallation } from './present.js';
 import {
-  canSeeIntegration,
-  type IntegrationViewer,
-  integrationPath,
-  isIntegrationAdmin,
-  loadIntegrationViewer,
-  presentInstallation,
-  presentIntegrations,
-  presentSpaceInstallation,
-} from './present.js';
-import {
-  createInstallation,
   findImage,
-  findInstallation,
-  findInstallationInOrg,
-  findIntegration,
-  findOrganizationByKey,
-  type Image,
-  installOnSpace,
+  integrationOwners,
   listIntegrations,
   listSpaceIntegrations,
-  saveIntegration,
   spaceIntegrationBlocks,
 } from './repo.js';
 import {
@@ -59,23 +45,21 @@ import {
   SpaceIntegrationsQuery,
   SpaceParams,
 } from './schemas.js';
+import { installIntegration, installIntegrationOnSpace, publishIntegration } from './service.js';
 
 const tags = ['integrations'];
 
-/** Targets an integration may be enabled on spaces with. */
-const SPACE_TARGETS = new Set(['all', 'space']);
-
 export default async function integrationRoutes(app: App) {
-  /** The integration if the caller may see it, else 404. */
-  async function loadVisible(name: string, viewer: IntegrationViewer) {
-    const row = await findIntegration(app.db, name);
-    if (!row || !canSeeIntegration(viewer, row)) throw notFound(`integration ${name} not found`);
-    return row;
+  const loadVisible = (name: string, viewer: IntegrationViewer) => findVisibleIntegration(app.db, name, viewer);
+
+  /** Integrations as the viewer sees them, their owners loaded in one query. */
+  async function present(rows: IntegrationRow[], viewer: IntegrationViewer) {
+    return presentIntegrations(rows, await integrationOwners(app.db, rows), viewer, app.urls);
   }
 
   async function presentOne(name: string, viewer: IntegrationViewer) {
     const row = await loadVisible(name, viewer);
-    const [presented] = await presentIntegrations(app.db, [row], viewer, app.urls);
+    const [presented] = await present([row], viewer);
     if (!presented) throw notFound(`integration ${name} not found`);
     return presented;
   }
@@ -108,7 +92,7 @@ export default async function integrationRoutes(app: App) {
         loadIntegrationViewer(app.db, userId),
         listIntegrations(app.db, userId, request.query),
       ]);
-      return { ...page, items: await presentIntegrations(app.db, page.items, viewer, app.urls) };
+      return { ...page, items: await present(page.items, viewer) };
     },
   );
 
@@ -142,70 +126,10 @@ export default async function integrationRoutes(app: App) {
     },
     async (request, reply) => {
       const name = request.params.integrationName;
-      const body = request.body;
-      const viewer = await loadIntegrationViewer(app.db, caller(request).user.id);
-      const existing = await findIntegration(app.db, name);
-      if (existing && !isIntegrationAdmin(viewer, existing)) {
-        if (!canSeeIntegration(viewer, existing)) throw notFound(`integration ${name} not found`);
-        throw forbidden(`only admins of the organization that owns integration ${name} can publish it`);
-      }
-      const org = await findOrganizationByKey(app.db, body.organization);
-      const role = org ? viewer.roles.get(org.id) : undefined;
-      if (!org || role === undefined) throw notFound(`organization ${body.organization} not found`);
-      if (role !== 'admin') throw forbidden('you need the admin role in the organization to publish integrations');
-      if (existing && existing.organization_id !== org.id) {
-        throw badRequest(`body/organization: integration ${name} belongs to another organization`);
-      }
-
-      const images: Image[] = [];
-      if (body.icon !== undefined) images.push(decodeImage(body.icon, 'body/icon', 'icon'));
-      const previews = body.previewImages ?? [];
-      previews.forEach((p, i) => {
-        images.push(decodeImage(p, `body/previewImages/${i}`, `preview-${i}`));
+      const { created, viewer } = await publishIntegration(serviceContext(app, request), name, request.body, {
+        secretsKey: () => secretsKey(app.db, app.config.secretsKey, request.log),
       });
-      const blocks = body.blocks ?? [];
-      const contentSources = body.contentSources ?? [];
-      const secrets =
-        body.secrets === undefined
-          ? undefined
-          : encryptSecret(
-              await secretsKey(app.db, app.config.secretsKey, request.log),
-              JSON.stringify(body.secrets),
-              name,
-            );
-      await saveIntegration(
-        app.db,
-        {
-          name,
-          organization_id: org.id,
-          title: body.title,
-          description: body.description,
-          summary: body.summary ?? null,
-          visibility: body.visibility ?? 'public',
-          target: body.target ?? 'all',
-          scopes: JSON.stringify(body.scopes),
-          categories: JSON.stringify(body.categories ?? []),
-          blocks: JSON.stringify(blocks),
-          content_sources: JSON.stringify(contentSources),
-          configurations: JSON.stringify(body.configurations ?? {}),
-          external_links: JSON.stringify(body.externalLinks ?? []),
-          content_security_policy:
-            body.contentSecurityPolicy === undefined ? null : JSON.stringify(body.contentSecurityPolicy),
-          script: body.script,
-          secrets,
-          has_blocks: blocks.length > 0 ? 1 : 0,
-          has_content_sources: contentSources.length > 0 ? 1 : 0,
-          block_urls: blocks
-            .flatMap((b) => b.urlUnfurl ?? [])
-            .map((u) => u.toLowerCase())
-            .join('\n'),
-          preview_count: previews.length,
-          has_icon: body.icon !== undefined ? 1 : 0,
-        },
-        images,
-        existing !== undefined,
-      );
-      if (!existing) reply.code(201).header('location', app.urls.api(integrationPath(name)));
+      if (created) reply.code(201).header('location', app.urls.api(integrationPath(name)));
       return presentOne(name, viewer);
     },
   );
@@ -274,16 +198,8 @@ export default async function integrationRoutes(app: App) {
     },
     async (request, reply) => {
       const name = request.params.integrationName;
-      const viewer = await loadIntegrationViewer(app.db, caller(request).user.id);
-      await loadVisible(name, viewer);
-      const organizationId = request.body.organization;
-      const role = viewer.roles.get(organizationId);
-      if (role === undefined) throw notFound(`organization ${organizationId} not found`);
-      if (role !== 'admin') throw forbidden('you need the admin role in the organization to install integrations');
-      if (await findInstallationInOrg(app.db, name, organizationId)) {
-        throw conflict(`integration ${name} is already installed on organization ${organizationId}`);
-      }
-      const installation = presentInstallation(await createInstallation(app.db, name, organizationId), 0, app.urls);
+      const row = await installIntegration(serviceContext(app, request), name, request.body.organization);
+      const installation = presentInstallation(row, 0, app.urls);
       reply.code(201).header('location', installation.urls.location);
       return installation;
     },
@@ -304,21 +220,13 @@ export default async function integrationRoutes(app: App) {
     },
     async (request, reply) => {
       const { integrationName: name, installationId } = request.params;
-      const userId = caller(request).user.id;
-      const viewer = await loadIntegrationViewer(app.db, userId);
-      const integration = await loadVisible(name, viewer);
-      const installation = await findInstallation(app.db, name, installationId);
-      if (!installation || !viewer.roles.has(installation.organization_id)) {
-        throw notFound(`installation ${installationId} not found`);
-      }
-      const space = await authorizeSpace(app.db, userId, request.body.space, 'admin', 'install integrations on it');
-      if (space.row.organization_id !== installation.organization_id) {
-        throw badRequest(`body/space: space ${space.row.id} is not in the organization of the installation`);
-      }
-      if (!SPACE_TARGETS.has(integration.target)) {
-        throw badRequest(`integration ${name} cannot be installed on spaces (its target is ${integration.target})`);
-      }
-      const row = await installOnSpace(app.db, installation, space.row.id);
+      const ctx = serviceContext(app, request);
+      const { installation, row, space } = await installIntegrationOnSpace(
+        ctx,
+        name,
+        installationId,
+        request.body.space,
+      );
       const spaceValue = request.query.extended
         ? (presentSpaces([space.row], space.viewer, await spaceExtras(app.db, [space.row]), app.urls)[0] ??
           space.row.id)
@@ -349,7 +257,7 @@ export default async function integrationRoutes(app: App) {
         loadIntegrationViewer(app.db, userId),
         listSpaceIntegrations(app.db, spaceId, userId, request.query),
       ]);
-      return { ...page, items: await presentIntegrations(app.db, page.items, viewer, app.urls) };
+      return { ...page, items: await present(page.items, viewer) };
     },
   );
 
