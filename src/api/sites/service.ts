@@ -7,7 +7,7 @@
 import type { Static } from 'typebox';
 import { badRequest } from '../../core/errors.js';
 import type { Role } from '../../core/schemas.js';
-import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
 import { authorizeSite, authorizeSites, requireSpaceForSite } from '../../permissions/sites.js';
 import { makeDefaultSection } from '../../sites/sections.js';
@@ -96,6 +96,20 @@ export async function setSitePublished(
   return { site, role };
 }
 
+/** A change of the site's visitor authentication (admins), in one transaction, with the secrets key. */
+async function changeVisitorAuth(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  secretsKey: () => Promise<Buffer>,
+  change: (trx: DbOrTrx, siteId: string, key: Buffer) => Promise<VisitorAuthSettings>,
+): Promise<VisitorAuthSettings> {
+  const action = 'change its visitor authentication';
+  const { site } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'admin', action);
+  const key = await secretsKey();
+  return inTransaction(ctx.db, (trx) => change(trx, site.id, key));
+}
+
 /** Changes the visitor authentication (backend, fallback and logout URLs) of the site (admins). */
 export async function updateSitePublishingAuth(
   ctx: ServiceContext,
@@ -104,11 +118,9 @@ export async function updateSitePublishingAuth(
   patch: { backend: 'custom' | 'integration'; fallbackUrl?: string | null; logoutUrl?: string | null },
   secretsKey: () => Promise<Buffer>,
 ): Promise<VisitorAuthSettings> {
-  const user = actingUser(ctx);
-  const action = 'change its visitor authentication';
-  const { site } = await authorizeSite(ctx.db, user.id, organizationId, siteId, 'admin', action);
-  const key = await secretsKey();
-  return inTransaction(ctx.db, (trx) => updateVisitorAuth(trx, site.id, key, patch));
+  return changeVisitorAuth(ctx, organizationId, siteId, secretsKey, (trx, id, key) =>
+    updateVisitorAuth(trx, id, key, patch),
+  );
 }
 
 /** A new visitor key for the site (admins): tokens signed with the old one stop opening it at once. */
@@ -118,9 +130,5 @@ export async function regenerateSitePublishingAuth(
   siteId: string,
   secretsKey: () => Promise<Buffer>,
 ): Promise<VisitorAuthSettings> {
-  const user = actingUser(ctx);
-  const action = 'change its visitor authentication';
-  const { site } = await authorizeSite(ctx.db, user.id, organizationId, siteId, 'admin', action);
-  const key = await secretsKey();
-  return inTransaction(ctx.db, (trx) => regenerateVisitorKey(trx, site.id, key));
+  return changeVisitorAuth(ctx, organizationId, siteId, secretsKey, regenerateVisitorKey);
 }
