@@ -10,8 +10,8 @@
  * - SQLite: in-process only. Several processes writing one SQLite file are not serialized here.
  */
 import { createHash } from 'node:crypto';
-import pg from 'pg';
-import { isPostgresUrl } from '../db/database.js';
+import type pg from 'pg';
+import { isPostgresUrl, loadPg } from '../db/database.js';
 import { ApiError } from './errors.js';
 
 /** Longest wait for another process's lock on the same resource before answering 503. */
@@ -29,7 +29,7 @@ export class ResourceLocks {
 
   constructor(databaseUrl: string, options: { poolSize?: number } = {}) {
     this.pool = isPostgresUrl(databaseUrl)
-      ? new pg.Pool({
+      ? new (loadPg().Pool)({
           connectionString: databaseUrl,
           max: options.poolSize ?? 5,
           // A lock wait longer than this fails (55P03) instead of holding the request forever.

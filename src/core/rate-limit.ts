@@ -18,7 +18,7 @@
  */
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis as RedisClient } from 'ioredis';
 import type { Config } from '../config.js';
 import { isInternalRequest } from './conditional.js';
 import { errorBody } from './errors.js';
@@ -38,14 +38,17 @@ function keyOf(request: FastifyRequest): string {
 export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
   const max = config.rateLimitPerMinute;
   if (max === 0) return;
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, {
-        // A slow or absent Redis must not hold requests: fail the count quickly and serve unlimited.
-        connectTimeout: 1_000,
-        commandTimeout: 1_000,
-        maxRetriesPerRequest: 1,
-      })
-    : null;
+  // ioredis is loaded only when a Redis is configured (it is large).
+  const Redis = config.redisUrl ? (await import('ioredis')).Redis : null;
+  const redis: RedisClient | null =
+    Redis && config.redisUrl
+      ? new Redis(config.redisUrl, {
+          // A slow or absent Redis must not hold requests: fail the count quickly and serve unlimited.
+          connectTimeout: 1_000,
+          commandTimeout: 1_000,
+          maxRetriesPerRequest: 1,
+        })
+      : null;
   if (redis) {
     // ioredis reconnects by itself; without a listener its errors would be unhandled events.
     redis.on('error', (error: Error) => logStoreError(error));

@@ -9,8 +9,12 @@ import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import git, { type HttpClient, type TreeEntry } from 'isomorphic-git';
+import type { HttpClient, TreeEntry } from 'isomorphic-git';
+import { lazyAsync } from '../core/lazy.js';
 import { MAX_REPO_BYTES, MAX_REPO_FILES } from './layout.js';
+
+/** isomorphic-git, loaded on the first Git operation (it is large; most processes never sync). */
+const git = lazyAsync(() => import('isomorphic-git').then((m) => m.default));
 
 export class GitSyncError extends Error {
   override name = 'GitSyncError';

@@ -3,7 +3,6 @@
  * bold/italic, images), then the HTML path does the rest. Embedded images become files of the
  * revision, referenced from the document.
  */
-import mammoth from 'mammoth';
 import { badRequest } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Db } from '../../db/database.js';
@@ -17,6 +16,8 @@ export async function importDocx(db: Db, bytes: Buffer, name: string): Promise<I
   const files: FileEntry[] = [];
   let images = 0;
   let html: string;
+  // Loaded on first use: mammoth is large and .docx imports are rare (startup memory).
+  const { default: mammoth } = await import('mammoth');
   try {
     const result = await mammoth.convertToHtml(
       { buffer: bytes },
