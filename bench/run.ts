@@ -664,7 +664,8 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
 
     let workerRows: Row[] = [];
     let rssIdleWorkers = Number.NaN;
-    if (WORKERS > 1) {
+    // SQLite runs one process (config refuses WORKERS > 1 there).
+    if (WORKERS > 1 && isPostgresUrl(databaseUrl)) {
       const cluster = await startBindery(databaseUrl, WORKERS);
       try {
         await sleep(2_000);

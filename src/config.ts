@@ -2,6 +2,7 @@
  * Runtime configuration, read once from the environment and validated at start-up so that a bad
  * value stops the process with a message naming the variable instead of failing later.
  */
+import os from 'node:os';
 import path from 'node:path';
 import { parseSecretsKey } from './core/secrets.js';
 
@@ -60,6 +61,12 @@ export interface Config {
   webhookDeactivateAfterMs: number;
   /** How long events stay in the audit log, in days (`AUDIT_RETENTION_DAYS`). */
   auditRetentionDays: number;
+  /**
+   * Server processes on the port (`WORKERS`, node:cluster), each with its own database pool.
+   * PostgreSQL: default the number of cores. SQLite: 1, and more is refused (its resource locks
+   * and write transactions serialize within one process only).
+   */
+  workers: number;
 }
 
 export interface AiConfig {
@@ -140,6 +147,18 @@ function parsePartnerKeys(raw: string | undefined): string[] {
   if (keys.some((k) => k.length < 16))
     throw new ConfigError('PARTNER_KEYS entries must be at least 16 characters each');
   return keys;
+}
+
+function parseWorkers(raw: string | undefined, databaseUrl: string): number {
+  const postgres = /^postgres(ql)?:\/\//.test(databaseUrl);
+  const workers = parsePositiveInt('WORKERS', raw, postgres ? os.availableParallelism() : 1);
+  if (workers > 1 && !postgres) {
+    throw new ConfigError(
+      `WORKERS must be 1 with SQLite, got ${workers}: several processes would write one file without the ` +
+        'per-resource locks (use PostgreSQL to run several workers)',
+    );
+  }
+  return workers;
 }
 
 function parseNonNegativeInt(name: string, raw: string | undefined, fallback: number): number {
@@ -275,5 +294,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDeactivateAfterMs:
       parsePositiveNumber('WEBHOOK_DEACTIVATE_AFTER_DAYS', env.WEBHOOK_DEACTIVATE_AFTER_DAYS, 3) * 86_400_000,
     auditRetentionDays: parsePositiveInt('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
+    workers: parseWorkers(env.WORKERS, parseDatabaseUrl(env.DATABASE_URL)),
   };
 }
