@@ -157,7 +157,8 @@ async function startServer(
   const child = spawn(process.execPath, args, {
     cwd: ROOT,
     env: { ...process.env, ...env, PORT: String(port), HOST },
-    stdio: ['ignore', 'pipe', 'pipe', 'ipc'],
+    // Bindery's stdout is its JSON log at info (as in production): written, then thrown away.
+    stdio: ['ignore', name.startsWith('bindery') ? 'ignore' : 'pipe', 'pipe', 'ipc'],
   });
   const exited = new Promise<number | null>((resolve) => {
     child.once('exit', (code, signal) => {
@@ -227,7 +228,7 @@ function startBindery(databaseUrl: string, workers = 1): Promise<Server> {
     ['--import', './bench/instrument.mjs', 'bin/bindery.js', 'serve'],
     {
       DATABASE_URL: databaseUrl,
-      LOG_LEVEL: 'warn',
+      LOG_LEVEL: 'info',
       PUBLIC_URL: 'http://bench.invalid',
       RATE_LIMIT_PER_MINUTE: '0',
       WORKERS: String(workers),
