@@ -67,11 +67,26 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
   sqlite.pragma('busy_timeout = 5000');
   // Let SQLite gather the statistics its planner needs (as its documentation advises on open);
   // without them it picks poor join orders on large organizations.
+  sqlite.pragma('analysis_limit = 400');
   sqlite.pragma('optimize = 0x10002');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: cachingStatements(sqlite) }) });
+  // And again while it runs (SQLite advises it for long-lived connections): statistics taken when
+  // a table was small make the planner scan it once it is large (a new installation invited 100k
+  // members, then every e-mail lookup scanned users). Cheap when nothing grew ten-fold; never
+  // inside another statement's transaction.
+  const refresh = setInterval(() => {
+    if (sqlite.open && !sqlite.inTransaction) sqlite.pragma('optimize');
+  }, SQLITE_OPTIMIZE_EVERY_MS);
+  refresh.unref();
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({
+      database: cachingStatements(sqlite, () => clearInterval(refresh)),
+    }),
+  });
   handles.set(db, { kind: 'sqlite', database: sqlite });
   return db;
 }
+
+const SQLITE_OPTIMIZE_EVERY_MS = 60_000;
 
 /** Statements kept per SQLite handle; past this the least recently used is dropped. */
 const SQLITE_STATEMENTS = 500;
@@ -82,7 +97,7 @@ const SQLITE_STATEMENTS = 500;
  * prepared statement is kept per SQL text (LRU) and reused. Reusing one is safe: the single
  * connection runs one query at a time (Kysely's driver holds a mutex, also while streaming).
  */
-function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
+function cachingStatements(sqlite: SQLite.Database, onClose: () => void): SqliteDatabase {
   const statements = new Map<string, SQLite.Statement>();
   return {
     prepare(text: string) {
@@ -97,6 +112,7 @@ function cachingStatements(sqlite: SQLite.Database): SqliteDatabase {
       return statement;
     },
     close() {
+      onClose();
       statements.clear();
       sqlite.close();
     },
