@@ -29,7 +29,28 @@ const membershipTag = (organizationId: string, userId: string) => `member:${orga
 
 /** Call with every change of a member row (added, removed, role, disabled), before and after it. */
 export function membershipChanged(organizationId: string, userId: string): void {
-  invalidate(membershipTag(organizationId, userId));
+  invalidate(membershipTag(organizationId, userId), membersOfTag(organizationId));
+}
+
+const membersOfTag = (organizationId: string) => `members-of:${organizationId}`;
+const memberCounts = new TtlCache<number>(MEMBERSHIP_TTL_MS);
+
+/**
+ * The number of members of an organization (by role, or `all`), kept like memberships: counting
+ * grows with the organization and every page of the member list shows the total.
+ */
+export async function cachedMemberCount(
+  organizationId: string,
+  role: string,
+  count: () => Promise<number>,
+): Promise<number> {
+  const key = `${organizationId}:${role}`;
+  const cached = memberCounts.get(key);
+  if (cached !== undefined) return cached;
+  const readAt = Date.now();
+  const n = await count();
+  memberCounts.set(key, n, [membersOfTag(organizationId)], readAt);
+  return n;
 }
 
 export async function findMembership(db: Db, organizationId: string, userId: string): Promise<OrgMembership | null> {

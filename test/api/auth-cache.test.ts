@@ -100,4 +100,25 @@ describe('membership cache', () => {
     expect((await member.client.delete(`/v1/orgs/${org.id}/members/${member.user.id}`)).status).toBe(204);
     expect((await member.client.get(`/v1/orgs/${org.id}`)).status).toBe(404);
   });
+
+  it('counts members again after an invite, a removal and a role change', async () => {
+    const org = await h.org();
+    const c = org.admin.client;
+    const count = async (query = '') => (await c.get(`/v1/orgs/${org.id}/members?limit=1${query}`)).body.count;
+    expect(await count()).toBe(1);
+    expect(await count('&role=read')).toBe(0);
+    const invited = await c.post(`/v1/orgs/${org.id}/invites`, {
+      emails: ['a@count.test', 'b@count.test'],
+      role: 'read',
+    });
+    expect(invited.body.invited).toBe(2);
+    expect(await count()).toBe(3);
+    expect(await count('&role=read')).toBe(2);
+    const [first] = invited.body.users as string[];
+    expect((await c.patch(`/v1/orgs/${org.id}/members/${first}`, { role: 'edit' })).status).toBe(200);
+    expect(await count('&role=read')).toBe(1);
+    expect((await c.delete(`/v1/orgs/${org.id}/members/${first}`)).status).toBe(204);
+    expect(await count()).toBe(2);
+    expect(await count('&role=edit')).toBe(0);
+  });
 });

@@ -6,6 +6,7 @@ import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import { grantedSpaceCounts } from '../../permissions/grants.js';
+import { cachedMemberCount } from '../../permissions/organization.js';
 import { loadViewers } from '../../permissions/resolver.js';
 import { listSiteSpaceNodes } from '../../sites/repo.js';
 import type { ListMembersQuery } from './schemas.js';
@@ -91,17 +92,23 @@ export async function listMembers(
   } else {
     first = { column: 'members.joined_at', direction, value: (r) => r.joined_at };
   }
-  // Without a search the count needs no join with users (every member has one): much cheaper on
-  // large organizations, and it runs on every page.
+  // Without a search the count needs no join with users (every member has one). It grows with the
+  // organization (4 ms at 100k members) and every page repeats it, so the counts by role are kept
+  // for a while (permissions/organization.ts: dropped by every membership change in this process).
   const countRows = query.search
     ? undefined
     : async () => {
-        let c = db.selectFrom('members').where('organization_id', '=', organizationId);
-        if (query.role === 'guest') c = c.where('role', 'is', null);
-        else if (query.role) c = c.where('role', '=', query.role);
-        if (sort === 'lastSeenAt') c = c.where('last_seen_at', 'is not', null);
-        const row = await c.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
-        return Number(row?.n ?? 0);
+        const count = async () => {
+          let c = db.selectFrom('members').where('organization_id', '=', organizationId);
+          if (query.role === 'guest') c = c.where('role', 'is', null);
+          else if (query.role) c = c.where('role', '=', query.role);
+          if (sort === 'lastSeenAt') c = c.where('last_seen_at', 'is not', null);
+          const row = await c.select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+          return Number(row?.n ?? 0);
+        };
+        // Last-seen times change on every ping: that count is not kept.
+        if (sort === 'lastSeenAt' || db.isTransaction) return count();
+        return cachedMemberCount(organizationId, query.role ?? 'all', count);
       };
   return paginate(q, [first, { column: 'members.user_id', direction, value: (r) => r.user_id }], query, countRows);
 }
