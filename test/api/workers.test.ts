@@ -86,5 +86,5 @@ describe('WORKERS', () => {
       server?.child.kill('SIGTERM');
       await server?.exited;
     }
-  });
+  }, 300_000); // three processes start (without a build: through tsx) on a busy machine
 });
