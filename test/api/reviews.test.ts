@@ -104,12 +104,15 @@ describe('change request reviews', () => {
     expect(markdown.body.comment.body).toEqual({ markdown: 'Please fix the *intro*\n' });
     const comments = await ctx.admin.client.get(`${ctx.base}/change-requests/${ctx.cr}/comments`);
     expect(comments.body.items.map((c: { id: string }) => c.id)).toEqual([res.body.comment.id]);
-    // Asked again after reviewing: the review is superseded.
-    await ctx.author.client.delete(`${ctx.base}/change-requests/${ctx.cr}/requested-reviewers/${reviewer.user.id}`);
-    await ctx.author.client.post(`${ctx.base}/change-requests/${ctx.cr}/requested-reviewers`, {
+    // Asked again after reviewing (by someone else, on the same revision): the review is superseded.
+    expect((await ctx.admin.client.get(`${reviews(ctx)}/${res.body.id}`)).body.outdated).toBe(false);
+    const again = await ctx.admin.client.post(`${ctx.base}/change-requests/${ctx.cr}/requested-reviewers`, {
       users: [reviewer.user.id],
     });
+    expect(again.body.users).toMatchObject([{ requestedBy: { id: ctx.admin.user.id } }]);
     expect((await ctx.admin.client.get(`${reviews(ctx)}/${res.body.id}`)).body.outdated).toBe(true);
+    const answered = await reviewer.client.post(reviews(ctx), { status: 'approved' });
+    expect(answered.body).toMatchObject({ outdated: false, requestedBy: { id: ctx.admin.user.id } });
   });
 
   it('permissions: outsider 404, reader and editor 403, the author cannot review; closed change requests 409', async () => {

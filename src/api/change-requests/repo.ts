@@ -216,7 +216,14 @@ export async function addReviewers(
         revision_id: revisionId,
         created_at: now,
       })
-      .onConflict((oc) => oc.columns(['change_request_id', 'user_id']).doNothing())
+      // Asking again renews the request (who, on which revision, when): reviews before it are superseded.
+      .onConflict((oc) =>
+        oc.columns(['change_request_id', 'user_id']).doUpdateSet((eb) => ({
+          requested_by: eb.ref('excluded.requested_by'),
+          revision_id: eb.ref('excluded.revision_id'),
+          created_at: eb.ref('excluded.created_at'),
+        })),
+      )
       .execute();
   }
   return db
