@@ -14,6 +14,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { App } from '../core/app.js';
 import { Memo } from './cache.js';
+import { FEEDBACK_BODY_LIMIT } from './feedback.js';
 import { findSiteId, type HostSite, matchHostSite, sitesOnHost } from './model.js';
 import { bare, PublishedSites } from './service.js';
 
@@ -63,7 +64,8 @@ async function publishedPlugin(app: App): Promise<void> {
 
   // Sites on their own host. Hosts are lower-cased; the API's own host is never a site's.
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return;
+    const feedback = request.method === 'POST' && pathOf(request.url).endsWith('/~feedback');
+    if (request.method !== 'GET' && request.method !== 'HEAD' && !feedback) return;
     const host = (request.headers['x-forwarded-host'] ?? request.headers.host)
       ?.toString()
       .split(',')[0]
@@ -105,6 +107,15 @@ async function publishedPlugin(app: App): Promise<void> {
   const options = { config: { public: true }, schema: { hide: true } };
   app.get('/sites/:organization/:basename', options, serveAtPublicUrl);
   app.get('/sites/:organization/:basename/*', options, serveAtPublicUrl);
+  // The feedback form posts URL-encoded fields: a parser for this route only, not the API's.
+  await app.register(async (forms) => {
+    forms.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: FEEDBACK_BODY_LIMIT },
+      (_request, body, done) => done(null, body),
+    );
+    forms.post('/sites/:organization/:basename/~feedback', options, serveAtPublicUrl);
+  });
 }
 
 export const registerPublished = fp(publishedPlugin, { name: 'published-sites' });

@@ -13,6 +13,7 @@ import { siteCustomization, siteSpaceCustomization } from '../sites/customizatio
 import { readBlob } from '../storage/files.js';
 import { decideAccess, parseCookies, setCookie, unsignedClaims } from './access.js';
 import { Memo, RenderCache, type Rendered, rendered } from './cache.js';
+import { feedbackRoute } from './feedback.js';
 import { machineFile } from './machine.js';
 import { hasConditions, loadSiteModel, readableSiteSpaces, type SiteModel, visitorView } from './model.js';
 import { SiteReader, type SpaceContent } from './reader.js';
@@ -63,6 +64,9 @@ export class PublishedSites {
     const segments = address.rest.split('/').filter(Boolean);
     // Static assets are the same for every site and reveal nothing: served before any access check.
     if (segments[0] === '~assets' && segments.length === 2) return this.asset(reply, segments[1] as string);
+    // The one address a site answers a POST at: the page feedback form.
+    const feedback = request.method === 'POST';
+    if (feedback && address.rest !== '/~feedback') return bare(reply, 404);
 
     const model = await this.model(address.siteId);
     if (!model) return bare(reply, 404);
@@ -109,6 +113,7 @@ export class PublishedSites {
     } catch {
       return this.send(request, reply, await this.missing(reader, null, address, isPublic));
     }
+    if (feedback) return feedbackRoute(this, request, reply, reader, address);
     if (decoded[0] === '~files') return this.file(reply, view, decoded);
     if (decoded[0] === '~search' || decoded[0] === '~search.json' || decoded[0] === '~ask') {
       return searchRoute(this, request, reply, reader, decoded[0], query, (content) =>

@@ -70,6 +70,7 @@ export async function renderContentPage(
     actions.push(h('a.edit-link', { href: edit, rel: 'noopener' }, [text(`Edit on ${host}`)]));
   }
   const pager = c.pagination.enabled ? pagination(reader, content, entry) : null;
+  const feedback = c.feedback.enabled ? feedbackControl(shell, content, entry) : null;
   const main: ElementContent[] = [
     ...(trail ? [trail] : []),
     h('article', [
@@ -78,6 +79,7 @@ export async function renderContentPage(
       ...(actions.length > 0 ? [h('div.page-actions', actions)] : []),
       ...rendered.body,
     ]),
+    ...(feedback ? [feedback] : []),
     ...(pager ? [pager] : []),
   ];
   const parts: PageParts = {
@@ -89,6 +91,27 @@ export async function renderContentPage(
     toc: rendered.toc,
   };
   return renderShell(shell, parts);
+}
+
+/**
+ * "Was this page helpful?": a form posting to `~feedback` (which answers 303 back to
+ * `#feedback-thanks`, shown by the stylesheet), enhanced by the site script (sent in the background,
+ * then an optional comment).
+ */
+function feedbackControl(shell: Shell, content: SpaceContent, entry: FlatPage): ElementContent {
+  const { reader } = shell;
+  const choice = (rating: string, label: string) =>
+    h('button', { type: 'submit', name: 'rating', value: rating }, [text(label)]);
+  return h('div.page-feedback', [
+    h('form.feedback', { method: 'post', action: reader.href('/~feedback'), 'aria-labelledby': 'feedback-question' }, [
+      h('input', { type: 'hidden', name: 'page', value: reader.pagePath(content, entry) }),
+      h('span#feedback-question', [text('Was this page helpful?')]),
+      choice('good', 'Yes'),
+      choice('ok', 'Somewhat'),
+      choice('bad', 'No'),
+    ]),
+    h('p#feedback-thanks.feedback-thanks', { role: 'status' }, [text('Thank you for your feedback!')]),
+  ]);
 }
 
 /** The 404 page in the site's look (with its navigation when the path was inside a site space). */

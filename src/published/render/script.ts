@@ -5,7 +5,8 @@
  *   system's.
  * - {@link SITE_SCRIPT}, deferred: the theme toggle, the mobile menu, tabs (from panels that read
  *   one after the other without it), and live results under the
- *   search box (the box itself is a plain form that opens the results page). Results are built with
+ *   search box (the box itself is a plain form that opens the results page), and the page feedback
+ *   form sent in the background, then an optional comment (it posts to `~feedback` without it). Results are built with
  *   DOM APIs and `textContent`, never from HTML strings.
  */
 export const HEAD_SCRIPT = `(function(){var d=document.documentElement;d.classList.add('js');try{var t=localStorage.getItem('bindery-theme');if(d.hasAttribute('data-toggle')&&(t==='light'||t==='dark'))d.setAttribute('data-theme',t)}catch(e){}if(!d.hasAttribute('data-theme'))d.setAttribute('data-theme',matchMedia('(prefers-color-scheme: dark)').matches?'dark':'light')})();`;
@@ -20,6 +21,12 @@ if(menu){menu.addEventListener('click',function(){var open=d.classList.toggle('m
 function select(i,focus){tabs.forEach(function(b,j){b.setAttribute('aria-selected',String(i===j));b.tabIndex=i===j?0:-1;panels[j].hidden=i!==j});if(focus)tabs[i].focus()}
 tabs.forEach(function(b,i){b.addEventListener('click',function(){select(i,false)});b.addEventListener('keydown',function(e){var k=e.key==='ArrowRight'?1:e.key==='ArrowLeft'?-1:0;if(k){e.preventDefault();select((i+k+tabs.length)%tabs.length,true)}})});
 box.insertBefore(list,box.firstChild);box.classList.add('tabs-ready');select(0,false)});
+var fb=document.querySelector('form.feedback'),thanks=document.getElementById('feedback-thanks');
+if(fb&&thanks){var rating=null;
+function say(t){thanks.textContent=t;thanks.classList.add('shown')}
+function send(fields,done){var body=new URLSearchParams(new FormData(fb));Object.keys(fields).forEach(function(k){body.set(k,fields[k])});fetch(fb.action,{method:'POST',headers:{accept:'application/json','content-type':'application/x-www-form-urlencoded'},body:body.toString(),credentials:'same-origin'}).then(function(r){if(!r.ok)throw new Error(String(r.status));done()}).catch(function(){say('Sorry, your feedback could not be sent.')})}
+function ask(){[].slice.call(fb.querySelectorAll('button')).forEach(function(b){b.remove()});var q=fb.querySelector('#feedback-question');if(q)q.textContent='Thank you! Anything to add?';var label=document.createElement('label');label.htmlFor='feedback-comment';label.textContent='Your comment (optional)';var area=document.createElement('textarea');area.id='feedback-comment';area.name='comment';area.maxLength=512;var go=document.createElement('button');go.type='submit';go.textContent='Send comment';fb.appendChild(label);fb.appendChild(area);fb.appendChild(go);area.focus()}
+fb.addEventListener('submit',function(e){e.preventDefault();if(rating===null){var b=e.submitter;if(!b||!b.value)return;rating=b.value;send({rating:rating},function(){say('Thank you for your feedback!');ask()});return}var area=fb.querySelector('textarea');var comment=area?area.value.trim():'';if(!comment){fb.remove();return}send({rating:rating,comment:comment},function(){fb.remove();say('Thank you, your comment was sent.')})})}
 var form=document.querySelector('form.search');
 if(!form)return;
 var input=form.querySelector('input[name=q]');var endpoint=form.getAttribute('data-endpoint');

@@ -122,6 +122,11 @@ hr{border:0;border-top:1px solid var(--border);margin:2rem 0}
 .pagination .next{grid-column:2;text-align:right}
 .feedback{margin-top:2.5rem;display:flex;align-items:center;gap:.5rem;flex-wrap:wrap;font-size:.9rem;color:var(--muted)}
 .feedback button{padding:.3rem .75rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg);color:var(--fg);cursor:pointer;font:inherit}
+.feedback textarea{flex-basis:100%;min-height:4.5rem;padding:.5rem;border:1px solid var(--border);border-radius:var(--radius);background:var(--bg);color:var(--fg);font:inherit}
+.feedback label{flex-basis:100%}
+.feedback-thanks{display:none;margin-top:2.5rem;font-size:.9rem;color:var(--muted)}
+.feedback-thanks:target,.feedback-thanks.shown{display:block}
+.page-feedback:has(.feedback-thanks:target) .feedback{display:none}
 aside.toc{position:sticky;top:4.5rem;align-self:start;padding:2rem 0;font-size:.87rem;max-height:calc(100vh - 5rem);overflow-y:auto}
 aside.toc h2{font-size:.75rem;text-transform:uppercase;letter-spacing:.04em;margin:0 0 .5rem}
 aside.toc ul{list-style:none;margin:0;padding:0}aside.toc li{margin:.3rem 0}aside.toc .depth-2{padding-left:.85rem}
