@@ -17,6 +17,7 @@ import { atLeast } from '../../permissions/roles.js';
 import { checkMergeRules } from '../../reviews/merge-rules.js';
 import { advanceLive, findSpaceRow } from '../../services/live.js';
 import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from './access.js';
+import { presentedChangeRequest, recordChangeRequestEvent, recordContentUpdated } from './events.js';
 import {
   addReviewers,
   findChangeRequest,
@@ -66,9 +67,11 @@ export async function createChangeRequest(
   // Two concurrent creations may pick the same number; the unique index refuses one, which retries.
   for (let attempt = 0; ; attempt++) {
     try {
-      const changeRequest = await inTransaction(ctx.db, (trx) =>
-        insertChangeRequest(trx, space.id, createdBy, input.subject ?? ''),
-      );
+      const changeRequest = await inTransaction(ctx.db, async (trx) => {
+        const row = await insertChangeRequest(trx, space.id, createdBy, input.subject ?? '');
+        await recordChangeRequestEvent(trx, ctx, 'change_request.created', space.id, row.id);
+        return row;
+      });
       return { space, changeRequest };
     } catch (error) {
       if (!isUniqueViolation(error) || attempt >= 4 || ctx.db.isTransaction) throw error;
@@ -94,7 +97,13 @@ export async function updateChangeRequest(
   if (patch.status !== undefined && changeRequest.status === 'merged') {
     throw conflict(`change request ${changeRequest.number} is merged; its status cannot change`);
   }
-  await inTransaction(ctx.db, (trx) => updateChangeRequestRow(trx, changeRequest.id, patch));
+  await inTransaction(ctx.db, async (trx) => {
+    const { object: before } = await presentedChangeRequest(trx, ctx, space.id, changeRequest.id);
+    await updateChangeRequestRow(trx, changeRequest.id, patch);
+    const closed = patch.status === 'archived' && changeRequest.status !== 'archived';
+    const type = closed ? 'change_request.closed' : 'change_request.updated';
+    await recordChangeRequestEvent(trx, ctx, type, space.id, changeRequest.id, before);
+  });
   return reload(ctx, space.id, changeRequest.id);
 }
 
@@ -149,6 +158,8 @@ export async function mergeChangeRequest(
       moved &&
       (await markMerged(trx, changeRequest.id, theirs.id, { by: user.id, at: now, revisionMerged: written.id }));
     if (!closed) throw conflict('the live content or the change request changed during the merge; retry');
+    await recordChangeRequestEvent(trx, ctx, 'change_request.merged', space.id, changeRequest.id);
+    await recordContentUpdated(trx, ctx, space, written.id, ours, merged);
     return written;
   });
   return { revision: revision.id };

@@ -12,6 +12,7 @@ import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { findSpaceRow } from '../../services/live.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
 import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from '../change-requests/access.js';
+import { recordChangeRequestEvent } from '../change-requests/events.js';
 import { advanceChangeRequest, findChangeRequest } from '../change-requests/repo.js';
 
 /** The editable change request and its current content, for a user with `edit` on the space. */
@@ -40,6 +41,7 @@ function commit(
       createdBy: actingUser(ctx).id,
     });
     await advanceChangeRequest(trx, changeRequest.id, base.id, written.id);
+    await recordChangeRequestEvent(trx, ctx, 'change_request.updated', changeRequest.space_id, changeRequest.id);
     return written;
   });
 }
