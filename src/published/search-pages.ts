@@ -16,7 +16,6 @@ import { DocumentRenderer } from './render/document.js';
 import type { Shell } from './render/layout.js';
 import { renderSearchPage, type SearchHit } from './render/pages.js';
 import { searchSpaces, snippet } from './search.js';
-import type { PublishedSites } from './service.js';
 
 const MAX_QUERY = 512;
 const HITS = 20;
@@ -58,11 +57,14 @@ export async function siteHits(reader: SiteReader, query: string): Promise<Searc
 }
 
 /** The answer to `query` from the site's spaces, rendered, with its sources as links on the site. */
-async function answer(service: PublishedSites, reader: SiteReader, query: string): Promise<ElementContent[]> {
+/** What answering needs of the app (the model's settings, the log). */
+export type AskSettings = Omit<Parameters<typeof answerQuestion>[0], 'db'>;
+
+async function answer(settings: AskSettings, reader: SiteReader, query: string): Promise<ElementContent[]> {
   const bySpace = await contentsBySpace(reader);
   let last: AnswerState | undefined;
   for await (const state of answerQuestion(
-    { db: reader.db, ai: service.app.config.ai, log: service.app.log },
+    { ...settings, db: reader.db },
     { query, previousQueries: [], spaces: [...bySpace.values()].map((c) => c.space) },
   )) {
     last = state;
@@ -94,7 +96,7 @@ async function answer(service: PublishedSites, reader: SiteReader, query: string
 }
 
 export async function searchRoute(
-  service: PublishedSites,
+  settings: AskSettings,
   _request: FastifyRequest,
   reply: FastifyReply,
   reader: SiteReader,
@@ -117,6 +119,6 @@ export async function searchRoute(
       .code(404)
       .type('text/html; charset=utf-8')
       .send(renderSearchPage(page, q, hits));
-  const extra = name === '~ask' && q ? { answer: await answer(service, reader, q) } : { askHref };
+  const extra = name === '~ask' && q ? { answer: await answer(settings, reader, q) } : { askHref };
   return reply.type('text/html; charset=utf-8').send(renderSearchPage(page, q, hits, extra));
 }

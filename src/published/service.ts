@@ -116,8 +116,14 @@ export class PublishedSites {
     if (feedback) return feedbackRoute(this, request, reply, reader, address);
     if (decoded[0] === '~files') return this.file(reply, view, decoded);
     if (decoded[0] === '~search' || decoded[0] === '~search.json' || decoded[0] === '~ask') {
-      return searchRoute(this, request, reply, reader, decoded[0], query, (content) =>
-        this.shell(reader, content, !isPublic),
+      return searchRoute(
+        { ai: this.app.config.ai, log: this.app.log },
+        request,
+        reply,
+        reader,
+        decoded[0],
+        query,
+        (content) => this.shell(reader, content, !isPublic),
       );
     }
     const hidden = view.hidden.size > 0 ? [...view.hidden].sort().join(',') : '';
