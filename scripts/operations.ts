@@ -27,11 +27,13 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-/** The operationIds written as a literal (`operationId: 'x'`) somewhere under src/. */
+/** The operationIds written as a string literal somewhere under src/. */
 function literalOperationIds(): Set<string> {
   const ids = new Set<string>();
   for (const file of sourceFiles(path.join(root, 'src'))) {
-    for (const match of readFileSync(file, 'utf8').matchAll(/operationId:\s*'([^']+)'/g)) ids.add(match[1] as string);
+    // Written out as a string literal (in a route's `operationId:`, or a table of them that a route
+    // reads), so that searching the code for an operationId finds where it is declared.
+    for (const match of readFileSync(file, 'utf8').matchAll(/'([A-Za-z][A-Za-z0-9]*)'/g)) ids.add(match[1] as string);
   }
   return ids;
 }

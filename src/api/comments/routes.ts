@@ -48,24 +48,78 @@ import {
   updateReply,
 } from './service.js';
 
+type Operation = (typeof OPERATIONS)[number];
+const OPERATIONS = [
+  'listComments',
+  'postComment',
+  'getComment',
+  'updateComment',
+  'deleteComment',
+  'listCommentReplies',
+  'postCommentReply',
+  'getCommentReply',
+  'updateCommentReply',
+  'deleteCommentReply',
+  'listCommenters',
+] as const;
+
+/**
+ * The space and the change-request variants: the same handlers, each with its paths and operationIds
+ * written out (so that searching the code for either finds the declaration).
+ */
 interface Variant {
-  /** Suffix of the operationIds. */
-  suffix: 'InSpace' | 'InChangeRequest';
-  prefix: string;
+  paths: { comments: string; comment: string; replies: string; reply: string; commenters: string };
+  operationIds: Record<Operation, string>;
   tags: string[];
   params: { thread: TSchema; comment: TSchema; reply: TSchema };
 }
 
 const VARIANTS: Variant[] = [
   {
-    suffix: 'InSpace',
-    prefix: '/spaces/:spaceId',
+    paths: {
+      comments: '/spaces/:spaceId/comments',
+      comment: '/spaces/:spaceId/comments/:commentId',
+      replies: '/spaces/:spaceId/comments/:commentId/replies',
+      reply: '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
+      commenters: '/spaces/:spaceId/commenters',
+    },
+    operationIds: {
+      listComments: 'listCommentsInSpace',
+      postComment: 'postCommentInSpace',
+      getComment: 'getCommentInSpace',
+      updateComment: 'updateCommentInSpace',
+      deleteComment: 'deleteCommentInSpace',
+      listCommentReplies: 'listCommentRepliesInSpace',
+      postCommentReply: 'postCommentReplyInSpace',
+      getCommentReply: 'getCommentReplyInSpace',
+      updateCommentReply: 'updateCommentReplyInSpace',
+      deleteCommentReply: 'deleteCommentReplyInSpace',
+      listCommenters: 'listCommentersInSpace',
+    },
     tags: ['space-comments'],
     params: { thread: SpaceParams, comment: SpaceCommentParams, reply: SpaceReplyParams },
   },
   {
-    suffix: 'InChangeRequest',
-    prefix: '/spaces/:spaceId/change-requests/:changeRequestId',
+    paths: {
+      comments: '/spaces/:spaceId/change-requests/:changeRequestId/comments',
+      comment: '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
+      replies: '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies',
+      reply: '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
+      commenters: '/spaces/:spaceId/change-requests/:changeRequestId/commenters',
+    },
+    operationIds: {
+      listComments: 'listCommentsInChangeRequest',
+      postComment: 'postCommentInChangeRequest',
+      getComment: 'getCommentInChangeRequest',
+      updateComment: 'updateCommentInChangeRequest',
+      deleteComment: 'deleteCommentInChangeRequest',
+      listCommentReplies: 'listCommentRepliesInChangeRequest',
+      postCommentReply: 'postCommentReplyInChangeRequest',
+      getCommentReply: 'getCommentReplyInChangeRequest',
+      updateCommentReply: 'updateCommentReplyInChangeRequest',
+      deleteCommentReply: 'deleteCommentReplyInChangeRequest',
+      listCommenters: 'listCommentersInChangeRequest',
+    },
     tags: ['change-request-comments'],
     params: { thread: ChangeRequestParams, comment: ChangeRequestCommentParams, reply: ChangeRequestReplyParams },
   },
@@ -90,11 +144,8 @@ export default async function commentRoutes(app: App) {
 }
 
 function registerVariant(app: App, v: Variant) {
-  const { suffix, prefix, tags } = v;
-  const comments = `${prefix}/comments`;
-  const comment = `${comments}/:commentId`;
-  const replies = `${comment}/replies`;
-  const oneReply = `${replies}/:commentReplyId`;
+  const { tags, operationIds: id } = v;
+  const { comments, comment, replies, reply: oneReply } = v.paths;
   const read = { scope: 'space:read' } as const;
   const write = { scope: 'space:write' } as const;
   const viewerOf = (request: FastifyRequest, open: { role: Role }) => ({
@@ -107,7 +158,7 @@ function registerVariant(app: App, v: Variant) {
     {
       config: read,
       schema: {
-        operationId: `listComments${suffix}`,
+        operationId: id.listComments,
         tags,
         params: v.params.thread,
         querystring: ListCommentsQuery,
@@ -129,7 +180,7 @@ function registerVariant(app: App, v: Variant) {
     {
       config: write,
       schema: {
-        operationId: `postComment${suffix}`,
+        operationId: id.postComment,
         tags,
         params: v.params.thread,
         body: PostCommentBody,
@@ -154,7 +205,7 @@ function registerVariant(app: App, v: Variant) {
     {
       config: read,
       schema: {
-        operationId: `getComment${suffix}`,
+        operationId: id.getComment,
         tags,
         params: v.params.comment,
         querystring: FormatQuery,
@@ -176,7 +227,7 @@ function registerVariant(app: App, v: Variant) {
     {
       config: write,
       schema: {
-        operationId: `updateComment${suffix}`,
+        operationId: id.updateComment,
         tags,
         params: v.params.comment,
         body: UpdateCommentBody,
@@ -198,7 +249,7 @@ function registerVariant(app: App, v: Variant) {
     comment,
     {
       config: write,
-      schema: { operationId: `deleteComment${suffix}`, tags, params: v.params.comment, response: { 204: NoContent } },
+      schema: { operationId: id.deleteComment, tags, params: v.params.comment, response: { 204: NoContent } },
     },
     async (request, reply) => {
       await deleteComment(serviceContext(app, request), refOf(request), paramsOf(request).commentId);
@@ -211,7 +262,7 @@ function registerVariant(app: App, v: Variant) {
     {
       config: read,
       schema: {
-        operationId: `listCommentReplies${suffix}`,
+        operationId: id.listCommentReplies,
         tags,
         params: v.params.comment,
         querystring: ListRepliesQuery,
@@ -234,7 +285,7 @@ function registerVariant(app: App, v: Variant) {
     {
       config: write,
       schema: {
-        operationId: `postCommentReply${suffix}`,
+        operationId: id.postCommentReply,
         tags,
         params: v.params.comment,
         body: PostReplyBody,
@@ -257,7 +308,7 @@ function registerVariant(app: App, v: Variant) {
     {
       config: read,
       schema: {
-        operationId: `getCommentReply${suffix}`,
+        operationId: id.getCommentReply,
         tags,
         params: v.params.reply,
         querystring: FormatQuery,
@@ -280,7 +331,7 @@ function registerVariant(app: App, v: Variant) {
     {
       config: write,
       schema: {
-        operationId: `updateCommentReply${suffix}`,
+        operationId: id.updateCommentReply,
         tags,
         params: v.params.reply,
         body: UpdateReplyBody,
@@ -304,7 +355,7 @@ function registerVariant(app: App, v: Variant) {
     {
       config: write,
       schema: {
-        operationId: `deleteCommentReply${suffix}`,
+        operationId: id.deleteCommentReply,
         tags,
         params: v.params.reply,
         response: { 204: NoContent },
@@ -318,11 +369,11 @@ function registerVariant(app: App, v: Variant) {
   );
 
   app.get(
-    `${prefix}/commenters`,
+    v.paths.commenters,
     {
       config: read,
       schema: {
-        operationId: `listCommenters${suffix}`,
+        operationId: id.listCommenters,
         tags,
         params: v.params.thread,
         querystring: ListCommentersQuery,
