@@ -233,3 +233,34 @@ describe('organization and permission events', () => {
     ]);
   });
 });
+
+describe('site events', () => {
+  it('records create, update, publish, unpublish and delete with the site as presented', async () => {
+    const { id: org, admin } = await h.org();
+    const base = `/v1/orgs/${org}/sites`;
+    const site = await admin.client.post(base, { title: 'Docs site' });
+    expect(site.status).toBe(201);
+    const id = site.body.id;
+    expect((await admin.client.patch(`${base}/${id}`, { title: 'Help center' })).status).toBe(200);
+    expect((await admin.client.post(`${base}/${id}/publish`)).status).toBe(200);
+    expect((await admin.client.post(`${base}/${id}/unpublish`)).status).toBe(200);
+    expect((await admin.client.delete(`${base}/${id}`)).status).toBe(204);
+
+    const events = await audit(admin, org, `&target=${id}`);
+    expect(events.map((e) => e.action)).toEqual([
+      'site.deleted',
+      'site.unpublished',
+      'site.published',
+      'site.updated',
+      'site.created',
+    ]);
+    const [deleted, unpublished, published, updated, created] = events as [any, any, any, any, any];
+    expect((await payload(admin, org, created.id)).object).toEqual(site.body);
+    expect((await payload(admin, org, updated.id)).previous).toEqual({ title: 'Docs site' });
+    const publish = await payload(admin, org, published.id);
+    expect(publish.object.published).toBe(true);
+    expect(publish.previous).toMatchObject({ published: false });
+    expect((await payload(admin, org, unpublished.id)).object.published).toBe(false);
+    expect((await payload(admin, org, deleted.id)).object).toMatchObject({ id, title: 'Help center' });
+  });
+});

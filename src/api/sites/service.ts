@@ -8,19 +8,53 @@ import type { Static } from 'typebox';
 import { badRequest } from '../../core/errors.js';
 import type { Role } from '../../core/schemas.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
+import type { Db } from '../../db/database.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
+import { previousValues } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
+import type { EventType } from '../../events/types.js';
 import { authorizeSite, authorizeSites, requireSpaceForSite } from '../../permissions/sites.js';
+import { findSite, loadSiteOrganization } from '../../sites/repo.js';
 import { makeDefaultSection } from '../../sites/sections.js';
 import { makeDefaultSiteSpace } from '../../sites/site-spaces.js';
 import { loadStructure } from '../../sites/structure.js';
+import { PublishedUrls } from '../../sites/urls.js';
 import { regenerateVisitorKey, updateVisitorAuth, type VisitorAuthSettings } from '../../sites/visitor-auth.js';
-import { deleteSite as deleteSiteRow, insertSite, updateSite as updateSiteRow } from './repo.js';
+import { presentSite } from './present.js';
+import { countSiteSpaces, deleteSite as deleteSiteRow, insertSite, updateSite as updateSiteRow } from './repo.js';
 import type { CreateSiteBody, UpdateSiteBody } from './schemas.js';
 
 /** A changed site with the caller's organization role (for its permission flags). */
 export interface ChangedSite {
   site: SiteRow;
   role: Role;
+}
+
+/** The site as the API presents it to `role`, read in `trx` (the event's `data.object`). */
+async function presented(trx: DbOrTrx, ctx: ServiceContext, siteId: string, role: Role) {
+  const site = (await findSite(trx as Db, siteId)) as SiteRow;
+  const [org, counts] = await Promise.all([
+    loadSiteOrganization(trx as Db, site.organization_id),
+    countSiteSpaces(trx, [site.id]),
+  ]);
+  const published = new PublishedUrls(site, org, ctx.urls);
+  return presentSite(site, { org, role, siteSpaces: counts.get(site.id) ?? 0, published, urls: ctx.urls });
+}
+
+async function recordSiteEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  type: EventType,
+  organizationId: string,
+  object: Awaited<ReturnType<typeof presented>>,
+  before?: object,
+) {
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId,
+    target: { object: 'site', id: object.id, label: object.title },
+    data: { object, ...(before ? { previous: previousValues(before, object) } : {}) },
+  });
 }
 
 /** Creates a site with `spaces` (each one the caller may publish) as its first site spaces. */
@@ -36,7 +70,11 @@ export async function createSite(
   for (const spaceId of new Set(input.spaces ?? [])) {
     spaces.push(await requireSpaceForSite(ctx.db, user.id, organizationId, spaceId));
   }
-  const site = await inTransaction(ctx.db, (trx) => insertSite(trx, organizationId, input, spaces));
+  const site = await inTransaction(ctx.db, async (trx) => {
+    const row = await insertSite(trx, organizationId, input, spaces);
+    await recordSiteEvent(trx, ctx, 'site.created', organizationId, await presented(trx, ctx, row.id, role));
+    return row;
+  });
   return { site, role };
 }
 
@@ -53,6 +91,7 @@ export async function updateSite(
   const { site, role } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'write', 'change it');
   const { defaultSiteSpace, defaultSiteSection, ...fields } = input;
   await inTransaction(ctx.db, async (trx) => {
+    const before = await presented(trx, ctx, site.id, role);
     await updateSiteRow(trx, site, fields);
     const structure = await loadStructure(trx, site.id);
     if (defaultSiteSection !== undefined) {
@@ -73,14 +112,26 @@ export async function updateSite(
       }
       await makeDefaultSiteSpace(trx, siteSpace);
     }
+    await recordSiteEvent(
+      trx,
+      ctx,
+      'site.updated',
+      site.organization_id,
+      await presented(trx, ctx, site.id, role),
+      before,
+    );
   });
   return { site, role };
 }
 
 /** Deletes the site with its site spaces, sections, groups, redirects and share links. */
 export async function deleteSite(ctx: ServiceContext, organizationId: string, siteId: string): Promise<void> {
-  const { site } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'admin', 'delete it');
-  await inTransaction(ctx.db, (trx) => deleteSiteRow(trx, site.id));
+  const { site, role } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'admin', 'delete it');
+  await inTransaction(ctx.db, async (trx) => {
+    // Recorded first: the event shows the site as it was.
+    await recordSiteEvent(trx, ctx, 'site.deleted', site.organization_id, await presented(trx, ctx, site.id, role));
+    await deleteSiteRow(trx, site.id);
+  });
 }
 
 /** Publishes (`published`) or unpublishes the site. */
@@ -92,7 +143,12 @@ export async function setSitePublished(
 ): Promise<ChangedSite> {
   const action = published ? 'publish it' : 'unpublish it';
   const { site, role } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'admin', action);
-  await inTransaction(ctx.db, (trx) => updateSiteRow(trx, site, { published }));
+  await inTransaction(ctx.db, async (trx) => {
+    const before = await presented(trx, ctx, site.id, role);
+    await updateSiteRow(trx, site, { published });
+    const type = published ? 'site.published' : 'site.unpublished';
+    await recordSiteEvent(trx, ctx, type, site.organization_id, await presented(trx, ctx, site.id, role), before);
+  });
   return { site, role };
 }
 
