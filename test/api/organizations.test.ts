@@ -148,4 +148,21 @@ describe('organizations', () => {
     const outsider = await h.user();
     expect((await outsider.client.post(`/v1/orgs/${org.id}/ping`)).status).toBe(404);
   });
+
+  it('says whether the caller owns a team of this organization (permissions.ownTeam)', async () => {
+    const org = await h.org();
+    const owner = await h.member(org.id, 'read');
+    const plain = await h.member(org.id, 'read');
+    const team = await org.admin.client.put(`/v1/orgs/${org.id}/teams`, { title: 'Owned', members: [plain.user.id] });
+    expect(team.status).toBe(201);
+    const put = await org.admin.client.put(`/v1/orgs/${org.id}/teams/${team.body.id}/members/${owner.user.id}`, {
+      role: 'owner',
+    });
+    expect(put.status).toBeLessThan(300);
+    expect((await owner.client.get(`/v1/orgs/${org.id}`)).body.permissions.ownTeam).toBe(true);
+    expect((await plain.client.get(`/v1/orgs/${org.id}`)).body.permissions.ownTeam).toBe(false);
+    // Owning a team of another organization does not count.
+    const other = await h.org();
+    expect((await other.admin.client.get(`/v1/orgs/${other.id}`)).body.permissions.ownTeam).toBe(false);
+  });
 });

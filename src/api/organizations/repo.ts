@@ -13,6 +13,39 @@ export async function findOrganization(db: DbOrTrx, id: string): Promise<Organiz
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
+/**
+ * The organization and whether `userId` owns one of its teams, in one query (the organization
+ * endpoints read both on every request).
+ */
+export async function findOrganizationForViewer(
+  db: DbOrTrx,
+  id: string,
+  userId: string,
+): Promise<{ org: OrganizationRow; ownsTeam: boolean } | undefined> {
+  const row = await db
+    .selectFrom('organizations')
+    .selectAll('organizations')
+    .select((eb) =>
+      eb
+        .exists(
+          eb
+            .selectFrom('team_members')
+            .innerJoin('teams', 'teams.id', 'team_members.team_id')
+            .select('team_members.user_id')
+            .whereRef('teams.organization_id', '=', 'organizations.id')
+            .where('team_members.user_id', '=', userId)
+            .where('team_members.role', '=', 'owner'),
+        )
+        .as('owns_team'),
+    )
+    .where('organizations.id', '=', id)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  const { owns_team, ...org } = row;
+  // SQLite answers 0/1, PostgreSQL a boolean.
+  return { org: org as OrganizationRow, ownsTeam: Boolean(owns_team) };
+}
+
 /** Creates an organization with `ownerId` as its admin. */
 export async function createOrganization(
   db: DbOrTrx,

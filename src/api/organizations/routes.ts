@@ -8,7 +8,7 @@ import { Params } from '../../core/schemas.js';
 import { serviceContext } from '../../core/service.js';
 import { requireOrgMember } from '../../permissions/organization.js';
 import { presentOrganization } from './present.js';
-import { findOrganization, listOrganizationsOfUser, organizationsWithOwnedTeam } from './repo.js';
+import { findOrganizationForViewer, listOrganizationsOfUser, organizationsWithOwnedTeam } from './repo.js';
 import { CreateOrganizationBody, Organization, PingResponse, UpdateOrganizationBody } from './schemas.js';
 import { createOrganization, pingOrganization, updateOrganization } from './service.js';
 
@@ -19,10 +19,9 @@ export default async function organizationRoutes(app: App) {
   /** Loads the organization as the caller sees it; 404 for non-members and guests. */
   async function loadVisible(organizationId: string, userId: string) {
     const membership = await requireOrgMember(app.db, organizationId, userId);
-    const org = await findOrganization(app.db, organizationId);
-    if (!org) throw notFound(`organization ${organizationId} not found`);
-    const owned = await organizationsWithOwnedTeam(app.db, userId, [organizationId]);
-    return { membership, org, viewer: { role: membership.role, ownsTeam: owned.has(organizationId) } };
+    const found = await findOrganizationForViewer(app.db, organizationId, userId);
+    if (!found) throw notFound(`organization ${organizationId} not found`);
+    return { membership, org: found.org, viewer: { role: membership.role, ownsTeam: found.ownsTeam } };
   }
 
   app.get(
