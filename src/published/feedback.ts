@@ -14,11 +14,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { recordSiteEvents } from '../api/sites/insights/service.js';
 import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
-import { SYSTEM_ACTOR } from '../core/service.js';
+import type { ServiceContext } from '../core/service.js';
 import { siteSpaceCustomization } from '../sites/customization.js';
 import { parseCookies, setCookie } from './access.js';
+import type { Address } from './address.js';
 import type { SiteReader } from './reader.js';
-import type { Address, PublishedSites } from './service.js';
 
 /** The largest form accepted (a page path, a rating and a 512-character comment fit well within). */
 export const FEEDBACK_BODY_LIMIT = 8 * 1024;
@@ -61,7 +61,7 @@ async function readForm(request: FastifyRequest): Promise<URLSearchParams | null
 }
 
 export async function feedbackRoute(
-  sites: PublishedSites,
+  ctx: ServiceContext,
   request: FastifyRequest,
   reply: FastifyReply,
   reader: SiteReader,
@@ -112,7 +112,7 @@ export async function feedbackRoute(
 
   const path = reader.pagePath(content, entry);
   try {
-    await recordSiteEvents({ db: sites.app.db, urls: sites.app.urls, actor: SYSTEM_ACTOR }, reader.model.site, [
+    await recordSiteEvents(ctx, reader.model.site, [
       {
         type: comment === null ? 'page_post_feedback' : 'page_post_feedback_comment',
         session: { sessionId, visitorId },

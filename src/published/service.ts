@@ -9,9 +9,11 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { App } from '../core/app.js';
 import { signingKey } from '../core/keys.js';
 import { secretsKey } from '../core/secrets.js';
+import { SYSTEM_ACTOR } from '../core/service.js';
 import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { readBlob } from '../storage/files.js';
 import { decideAccess, parseCookies, setCookie, unsignedClaims } from './access.js';
+import type { Address } from './address.js';
 import { Memo, RenderCache, type Rendered, rendered } from './cache.js';
 import { feedbackRoute } from './feedback.js';
 import { machineFile } from './machine.js';
@@ -30,18 +32,6 @@ const MODEL_TTL_MS = 1_000;
 const asset = (body: string) => ({ body, hash: createHash('sha1').update(body).digest('hex').slice(0, 12) });
 const CSS = asset(STYLESHEET);
 const JS = asset(SITE_SCRIPT);
-
-/** How a request reached a site. */
-export interface Address {
-  siteId: string;
-  /** The path the site is served under, as links must write it (`/sites/acme/docs`). */
-  basePath: string;
-  /** Scheme and host of absolute URLs (sitemap, canonical). */
-  origin: string;
-  /** The path under the base, with its leading slash (or empty). */
-  rest: string;
-  secure: boolean;
-}
 
 export class PublishedSites {
   readonly models = new Memo<SiteModel | null>(MODEL_TTL_MS);
@@ -113,7 +103,14 @@ export class PublishedSites {
     } catch {
       return this.send(request, reply, await this.missing(reader, null, address, isPublic));
     }
-    if (feedback) return feedbackRoute(this, request, reply, reader, address);
+    if (feedback)
+      return feedbackRoute(
+        { db: this.app.db, urls: this.app.urls, actor: SYSTEM_ACTOR },
+        request,
+        reply,
+        reader,
+        address,
+      );
     if (decoded[0] === '~files') return this.file(reply, view, decoded);
     if (decoded[0] === '~search' || decoded[0] === '~search.json' || decoded[0] === '~ask') {
       return searchRoute(
