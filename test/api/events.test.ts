@@ -263,4 +263,18 @@ describe('site events', () => {
     expect((await payload(admin, org, unpublished.id)).object.published).toBe(false);
     expect((await payload(admin, org, deleted.id)).object).toMatchObject({ id, title: 'Help center' });
   });
+
+  it('records share_link.created and share_link.deleted', async () => {
+    const { id: org, admin } = await h.org();
+    const base = `/v1/orgs/${org}/sites`;
+    const site = (await admin.client.post(base, { title: 'Docs site' })).body;
+    const link = await admin.client.post(`${base}/${site.id}/share-links`, { name: 'Partners' });
+    expect(link.status).toBe(201);
+    expect((await admin.client.delete(`${base}/${site.id}/share-links/${link.body.id}`)).status).toBe(204);
+    const events = await audit(admin, org, `&target=${link.body.id}`);
+    expect(events.map((e) => e.action)).toEqual(['share_link.deleted', 'share_link.created']);
+    const [deleted, created] = events as [any, any];
+    expect((await payload(admin, org, created.id)).object).toEqual(link.body);
+    expect((await payload(admin, org, deleted.id)).object).toMatchObject({ id: link.body.id, name: 'Partners' });
+  });
 });
