@@ -1,6 +1,7 @@
 /**
  * A published site as a reader uses it, in a real browser: the page and its sidebar, a nested page
- * reached through the sidebar, the search box, the theme toggle, a phone-width layout, no console
+ * reached through the sidebar, the search box, the theme toggle, a phone-width layout, page feedback
+ * (with and without JavaScript), no console
  * errors and no serious accessibility violations. Screenshots go to test-output/ (not committed).
  */
 import { mkdirSync } from 'node:fs';
@@ -182,5 +183,60 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     await expectNoSeriousViolations(page);
     expect(errors).toEqual([]);
     await context.close();
+  }, 300_000);
+
+  it('page feedback: "Yes", the thank-you and a comment; without JavaScript, the form post and its thank-you', async () => {
+    const put = await w.admin.client.put(`${w.api}/customization`, {
+      themes: { default: 'light', toggeable: true },
+      feedback: { enabled: true },
+    });
+    expect(put.status, JSON.stringify(put.body)).toBe(200);
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    page.setDefaultTimeout(60_000);
+    const errors = collectConsoleErrors(page);
+    await page.goto(`${w.siteUrl}/installation`);
+    const form = page.getByRole('form', { name: 'Was this page helpful?' });
+    await form.getByRole('button', { name: 'Yes' }).click();
+    const thanks = page.getByRole('status');
+    await expect(thanks.textContent()).resolves.toBe('Thank you for your feedback!');
+    expect(await thanks.isVisible()).toBe(true);
+    const comment = page.getByLabel('Your comment (optional)');
+    expect(await comment.evaluate((el) => el === document.activeElement)).toBe(true);
+    await expectNoSeriousViolations(page);
+    await comment.fill('Clear and short.');
+    await page.getByRole('button', { name: 'Send comment' }).click();
+    await page.waitForFunction(() => document.getElementById('feedback-thanks')?.textContent?.includes('comment'));
+    expect(await page.locator('form.feedback').count()).toBe(0);
+    await expectNoSeriousViolations(page);
+    expect(errors).toEqual([]);
+    await page.close();
+
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
+    const plain = await context.newPage();
+    plain.setDefaultTimeout(60_000);
+    const plainErrors = collectConsoleErrors(plain);
+    await plain.goto(`${w.siteUrl}/installation`);
+    await plain.getByRole('button', { name: 'No' }).click();
+    await plain.waitForURL(/\/installation#feedback-thanks$/);
+    expect(await plain.locator('#feedback-thanks').isVisible()).toBe(true);
+    expect(await plain.locator('form.feedback').isVisible()).toBe(false);
+    expect(plainErrors).toEqual([]);
+    await context.close();
+    // axe runs as a script: check the thank-you state the form post lands on in a scripted page.
+    const landed = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await landed.goto(`${w.siteUrl}/installation#feedback-thanks`);
+    expect(await landed.locator('#feedback-thanks').isVisible()).toBe(true);
+    await expectNoSeriousViolations(landed);
+    await landed.close();
+
+    const counts = await w.admin.client.post(`${w.api}/insights/events/aggregate`, {
+      range: 'last24Hours',
+      groupBy: [{ column: 'eventType' }, { column: 'eventPageFeedbackRating' }],
+    });
+    expect(counts.body.columns).toEqual([
+      { column: 'eventType', values: ['page_post_feedback', 'page_post_feedback', 'page_post_feedback_comment'] },
+      { column: 'eventPageFeedbackRating', values: ['bad', 'good', 'good'] },
+      { column: 'eventsCount', values: [1, 1, 1] },
+    ]);
   }, 300_000);
 });
