@@ -278,3 +278,19 @@ describe('site events', () => {
     expect((await payload(admin, org, deleted.id)).object).toMatchObject({ id: link.body.id, name: 'Partners' });
   });
 });
+
+describe('translation events', () => {
+  it('records created, updated (with the changed fields) and deleted', async () => {
+    const { id: org, admin } = await h.org();
+    const created = await admin.client.post(`/v1/orgs/${org}/translations`, { title: 'Docs', languages: ['fr'] });
+    expect(created.status).toBe(201);
+    const url = `/v1/orgs/${org}/translations/${created.body.id}`;
+    expect((await admin.client.put(url, { title: 'Guides' })).status).toBe(200);
+    expect((await admin.client.delete(url)).status).toBe(204);
+    const events = await audit(admin, org, `&target=${created.body.id}`);
+    expect(events.map((e) => e.action)).toEqual(['translation.deleted', 'translation.updated', 'translation.created']);
+    const [, updated, made] = events as [any, any, any];
+    expect((await payload(admin, org, made.id)).object).toEqual(created.body);
+    expect((await payload(admin, org, updated.id)).previous).toMatchObject({ title: 'Docs' });
+  });
+});

@@ -4,9 +4,12 @@
  * get 403, and whoever does not see the organization 404.
  */
 import { notFound } from '../../core/errors.js';
-import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { TranslationSettingsRow } from '../../db/schema.js';
+import { previousValues } from '../../events/changes.js';
+import { recordEvent } from '../../events/record.js';
 import { canEdit, requireCanEdit, requireOrgMember } from '../../permissions/organization.js';
+import { presentTranslation } from './present.js';
 import { createTranslation, deleteTranslation, findTranslation, updateTranslation } from './repo.js';
 
 /** Settings after a change, with the caller's `permissions.edit` on them. */
@@ -23,6 +26,24 @@ async function existing(ctx: ServiceContext, organizationId: string, id: string,
   return { row, membership };
 }
 
+/** Records `translation.created|updated|deleted` with the settings as their editors see them. */
+async function recordTranslationEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  type: 'translation.created' | 'translation.updated' | 'translation.deleted',
+  row: TranslationSettingsRow,
+  before?: TranslationSettingsRow,
+) {
+  const object = presentTranslation(row, true, ctx.urls);
+  const previous = before ? { previous: previousValues(presentTranslation(before, true, ctx.urls), object) } : {};
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId: row.organization_id,
+    target: { object: 'translation', id: row.id, label: row.title },
+    data: { object, ...previous },
+  });
+}
+
 export async function createTranslationSettings(
   ctx: ServiceContext,
   organizationId: string,
@@ -31,7 +52,11 @@ export async function createTranslationSettings(
   const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
   requireCanEdit(membership, 'create translation settings');
   const values = { title: input.title, languages: input.languages ?? [] };
-  const row = await inTransaction(ctx.db, (trx) => createTranslation(trx, organizationId, values));
+  const row = await inTransaction(ctx.db, async (trx) => {
+    const created = await createTranslation(trx, organizationId, values);
+    await recordTranslationEvent(trx, ctx, 'translation.created', created);
+    return created;
+  });
   return { row, canEdit: canEdit(membership) };
 }
 
@@ -43,7 +68,11 @@ export async function updateTranslationSettings(
   input: { title: string; languages?: string[] },
 ): Promise<ChangedSettings> {
   const { row, membership } = await existing(ctx, organizationId, id, 'change translation settings');
-  const updated = await inTransaction(ctx.db, (trx) => updateTranslation(trx, row.id, input));
+  const updated = await inTransaction(ctx.db, async (trx) => {
+    const after = await updateTranslation(trx, row.id, input);
+    await recordTranslationEvent(trx, ctx, 'translation.updated', after, row);
+    return after;
+  });
   return { row: updated, canEdit: canEdit(membership) };
 }
 
@@ -53,5 +82,8 @@ export async function deleteTranslationSettings(
   id: string,
 ): Promise<void> {
   const { row } = await existing(ctx, organizationId, id, 'delete translation settings');
-  await inTransaction(ctx.db, (trx) => deleteTranslation(trx, row.id));
+  await inTransaction(ctx.db, async (trx) => {
+    await deleteTranslation(trx, row.id);
+    await recordTranslationEvent(trx, ctx, 'translation.deleted', row);
+  });
 }
