@@ -16,7 +16,7 @@ import { ApiError } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import type { ServiceContext } from '../core/service.js';
 import { siteSpaceCustomization } from '../sites/customization.js';
-import { parseCookies, setCookie } from './access.js';
+import { cookieName, parseCookies, setCookie } from './access.js';
 import type { Address } from './address.js';
 import type { SiteReader } from './reader.js';
 
@@ -121,7 +121,9 @@ export async function feedbackRoute(
           displayContext: 'site',
           siteSection: content.section?.id ?? null,
           siteSpace: content.siteSpace.id,
-          siteShareKey: null,
+          // The share link a share-link site was opened with (access has checked it is active).
+          siteShareKey:
+            reader.model.site.visibility === 'share-link' ? (cookies[cookieName('share', siteId)] ?? null) : null,
           space: content.space.id,
           revision: content.space.revision_id,
           page: entry.page.id,

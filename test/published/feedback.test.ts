@@ -176,8 +176,11 @@ describe('access', () => {
     expect(opened.status).toBe(302);
     const cookie = String(opened.headers['set-cookie']).split(';')[0] as string;
     expect((await post(`${w.base}/~feedback`, fields, { origin: ORIGIN, cookie })).status).toBe(303);
-    const res = await aggregate(w, { select: [{ column: 'eventsCount' }] });
-    expect(res.body.columns).toEqual([{ column: 'eventsCount', values: [1] }]);
+    const res = await aggregate(w, { groupBy: [{ column: 'siteShareKey' }] });
+    expect(res.body.columns).toEqual([
+      { column: 'siteShareKey', values: [key] },
+      { column: 'eventsCount', values: [1] },
+    ]);
   });
 
   it('an unpublished site: 404', async () => {
