@@ -269,6 +269,24 @@ describe('the space comments counter', () => {
   });
 });
 
+describe('the change request comments counter', () => {
+  it('counts the open comments of each change request, in its list too', async () => {
+    const ctx = await newSpace();
+    const cr = `${ctx.base}/change-requests/${ctx.crId}`;
+    expect((await ctx.admin.client.get(cr)).body.comments).toBe(0);
+    await ctx.admin.client.post(`${cr}/comments`, text('One'));
+    const two = await ctx.admin.client.post(`${cr}/comments`, text('Two'));
+    await ctx.admin.client.post(`${cr}/comments/${two.body.id}/replies`, text('A reply is not a comment'));
+    await ctx.admin.client.post(`${ctx.base}/comments`, text('On the space, not the change request'));
+    expect((await ctx.admin.client.get(cr)).body.comments).toBe(2);
+    await ctx.admin.client.put(`${cr}/comments/${two.body.id}`, { resolved: true });
+    expect((await ctx.admin.client.get(cr)).body.comments).toBe(1);
+    const list = await ctx.admin.client.get(`${ctx.base}/change-requests`);
+    const counts = Object.fromEntries(list.body.items.map((c: { id: string; comments: number }) => [c.id, c.comments]));
+    expect(counts[ctx.crId]).toBe(1);
+  });
+});
+
 describe('comment events', () => {
   it('records comment.created, comment.updated and comment.deleted in the audit log', async () => {
     const ctx = await newSpace();

@@ -9,13 +9,13 @@ import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
 import { findSpaceRow } from '../../services/live.js';
 import { presentChangeRequest } from './present.js';
-import { changeRequestUsers, findChangeRequest } from './repo.js';
+import { changeRequestExtras, findChangeRequest } from './repo.js';
 
 /** The change request as the API presents it, read in `trx`. */
 export async function presentedChangeRequest(trx: DbOrTrx, ctx: ServiceContext, spaceId: string, id: string) {
   const [space, row] = await Promise.all([findSpaceRow(trx, spaceId), findChangeRequest(trx, spaceId, id)]);
   if (!space || !row) throw new Error(`change request ${id} of space ${spaceId} is gone`);
-  return { space, row, object: presentChangeRequest(row, space, await changeRequestUsers(trx, [row]), ctx.urls) };
+  return { space, row, object: presentChangeRequest(row, space, await changeRequestExtras(trx, [row]), ctx.urls) };
 }
 
 /** Records `type` on the change request as it is now in `trx` (with the fields it changed when `before` is given). */

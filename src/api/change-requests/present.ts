@@ -2,7 +2,7 @@ import type { Static } from 'typebox';
 import type { Urls } from '../../core/urls.js';
 import type { ChangeRequestRow, SpaceRow, UserRow } from '../../db/schema.js';
 import { presentUser } from '../users/present.js';
-import type { ReviewerRow } from './repo.js';
+import type { ChangeRequestExtras, ReviewerRow } from './repo.js';
 import type { ChangeRequest, ChangeRequestStatus, RequestedReviewer } from './schemas.js';
 
 export type ChangeRequestObject = Static<typeof ChangeRequest>;
@@ -17,11 +17,11 @@ export function changeRequestPath(spaceId: string, changeRequestId: string): str
   return `/spaces/${spaceId}/change-requests/${changeRequestId}`;
 }
 
-/** Change requests of `space`; `users` holds their creators and mergers (`changeRequestUsers`). */
+/** Change requests of `space`, with what `changeRequestExtras` loaded for them (users, comment counts). */
 export function presentChangeRequests(
   rows: ChangeRequestRow[],
   space: SpaceRow,
-  users: Map<string, UserRow>,
+  { users, comments }: ChangeRequestExtras,
   urls: Urls,
 ): ChangeRequestObject[] {
   return rows.map((row) => ({
@@ -39,7 +39,7 @@ export function presentChangeRequests(
     revision: row.revision_id,
     revisionInitial: row.revision_initial,
     ...(row.revision_merged ? { revisionMerged: row.revision_merged } : {}),
-    comments: 0,
+    comments: comments.get(row.id) ?? 0,
     // Outdated: the live content moved on since the change request started (and it is not merged).
     outdated: row.status !== 'merged' && space.revision_id !== row.revision_initial,
     urls: {
@@ -52,10 +52,10 @@ export function presentChangeRequests(
 export function presentChangeRequest(
   row: ChangeRequestRow,
   space: SpaceRow,
-  users: Map<string, UserRow>,
+  extras: ChangeRequestExtras,
   urls: Urls,
 ): ChangeRequestObject {
-  return presentChangeRequests([row], space, users, urls)[0] as ChangeRequestObject;
+  return presentChangeRequests([row], space, extras, urls)[0] as ChangeRequestObject;
 }
 
 /** Requested reviewers; `users` holds the reviewers and who requested them (`reviewerUsers`). */

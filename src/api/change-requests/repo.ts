@@ -153,9 +153,32 @@ export async function markMerged(
   return Number(closed.numUpdatedRows) > 0;
 }
 
-/** The users the change requests show (creators, mergers), by id, in one query. */
-export function changeRequestUsers(db: DbOrTrx, rows: ChangeRequestRow[]): Promise<Map<string, UserRow>> {
-  return findUsersByIds(db, [...new Set(rows.flatMap((r) => [r.created_by, ...(r.merged_by ? [r.merged_by] : [])]))]);
+/** What presenting change requests needs beyond their rows (see {@link changeRequestExtras}). */
+export interface ChangeRequestExtras {
+  /** The users they show (creators, mergers), by id. */
+  users: Map<string, UserRow>;
+  /** Open top-level comments of each change request, by id (absent: none). */
+  comments: Map<string, number>;
+}
+
+/** What the change requests show besides their rows, in two queries whatever their number. */
+export async function changeRequestExtras(db: DbOrTrx, rows: ChangeRequestRow[]): Promise<ChangeRequestExtras> {
+  const ids = rows.map((r) => r.id);
+  const [users, counted] = await Promise.all([
+    findUsersByIds(db, [...new Set(rows.flatMap((r) => [r.created_by, ...(r.merged_by ? [r.merged_by] : [])]))]),
+    ids.length === 0
+      ? Promise.resolve([])
+      : db
+          .selectFrom('comments')
+          .select(['change_request_id', (eb) => eb.fn.countAll().as('count')])
+          .where('change_request_id', 'in', ids)
+          .where('parent_id', 'is', null)
+          .where('resolved_at', 'is', null)
+          .groupBy('change_request_id')
+          .execute(),
+  ]);
+  const comments = new Map(counted.map((row) => [row.change_request_id as string, Number(row.count)]));
+  return { users, comments };
 }
 
 /** The users the requested reviewers show (reviewers, requesters), by id, in one query. */

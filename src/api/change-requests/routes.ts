@@ -12,7 +12,7 @@ import { serviceContext } from '../../core/service.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { authorizeChangeRequest } from './access.js';
 import { changeRequestPath, presentChangeRequest, presentChangeRequests, presentReviewers } from './present.js';
-import { changeRequestUsers, listChangeRequests, listReviewers, reviewerUsers } from './repo.js';
+import { changeRequestExtras, listChangeRequests, listReviewers, reviewerUsers } from './repo.js';
 import {
   ChangeRequest,
   ChangeRequestParams,
@@ -39,7 +39,7 @@ const tags = ['change-requests'];
 
 export default async function changeRequestRoutes(app: App) {
   async function present({ space, changeRequest }: ChangeRequestState) {
-    return presentChangeRequest(changeRequest, space, await changeRequestUsers(app.db, [changeRequest]), app.urls);
+    return presentChangeRequest(changeRequest, space, await changeRequestExtras(app.db, [changeRequest]), app.urls);
   }
 
   app.post(
@@ -85,8 +85,8 @@ export default async function changeRequestRoutes(app: App) {
         'read it',
       );
       const page = await listChangeRequests(app.db, space.id, request.query);
-      const users = await changeRequestUsers(app.db, page.items);
-      return { ...page, items: presentChangeRequests(page.items, space, users, app.urls) };
+      const extras = await changeRequestExtras(app.db, page.items);
+      return { ...page, items: presentChangeRequests(page.items, space, extras, app.urls) };
     },
   );
 

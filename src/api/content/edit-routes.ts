@@ -9,7 +9,7 @@ import type { Change } from '../../content/batch.js';
 import type { App } from '../../core/app.js';
 import { serviceContext } from '../../core/service.js';
 import { changeRequestPath, presentChangeRequest } from '../change-requests/present.js';
-import { changeRequestUsers } from '../change-requests/repo.js';
+import { changeRequestExtras } from '../change-requests/repo.js';
 import { ChangeRequest } from '../change-requests/schemas.js';
 import { ContentChangesBody, ContentChangesQuery, ContentUpdate, ImportBody, ImportResult } from './edit-schemas.js';
 import { presentFile } from './present.js';
@@ -45,8 +45,8 @@ export default async function contentEditRoutes(app: App) {
         { allowPrivateFetch: app.config.fetchAllowPrivate },
       );
       const { space, changeRequest } = edit;
-      const users = await changeRequestUsers(app.db, [changeRequest]);
-      const presented = presentChangeRequest(changeRequest, space, users, app.urls);
+      const extras = await changeRequestExtras(app.db, [changeRequest]);
+      const presented = presentChangeRequest(changeRequest, space, extras, app.urls);
       if (request.query.compat !== false) return presented;
       const pageRef = (id: string) => ({
         object: 'page' as const,

@@ -15,7 +15,7 @@ import { findRevisionGit } from '../../git/state.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { authorizeChangeRequest } from '../change-requests/access.js';
 import { presentChangeRequest } from '../change-requests/present.js';
-import { changeRequestUsers, findChangeRequest } from '../change-requests/repo.js';
+import { changeRequestExtras, findChangeRequest } from '../change-requests/repo.js';
 import { backlinks, checkedLinks, linkStats } from './links.js';
 import {
   type ContentView,
@@ -120,7 +120,7 @@ export function contentReads(app: App) {
       const bodies = await loadPageBodies(app.db, r.snapshot.pages, v.metadata);
       const cr = r.snapshot.mergedFrom ? await findChangeRequest(app.db, r.space.id, r.snapshot.mergedFrom) : undefined;
       const mergedFrom = cr
-        ? presentChangeRequest(cr, r.space, await changeRequestUsers(app.db, [cr]), app.urls)
+        ? presentChangeRequest(cr, r.space, await changeRequestExtras(app.db, [cr]), app.urls)
         : undefined;
       return presentRevision(v, bodies, mergedFrom);
     },

@@ -14,7 +14,7 @@ import { paginateArray } from '../../core/paging.js';
 import type { SpaceRow } from '../../db/schema.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { presentChangeRequest } from '../change-requests/present.js';
-import { changeRequestUsers } from '../change-requests/repo.js';
+import { changeRequestExtras } from '../change-requests/repo.js';
 import { presentFile, presentPages, presentReusableContent, presentRevision } from '../content/present.js';
 import { loadPageBodies } from '../content/repo.js';
 import { FileList, PagesList, ReusableContent, Revision, RevisionFileSchema } from '../content/schemas.js';
@@ -59,7 +59,7 @@ export default async function revisionRoutes(app: App) {
 
   async function mergedFrom({ space, snapshot }: Loaded) {
     const row = await findMergedFrom(app.db, snapshot);
-    return row ? presentChangeRequest(row, space, await changeRequestUsers(app.db, [row]), app.urls) : undefined;
+    return row ? presentChangeRequest(row, space, await changeRequestExtras(app.db, [row]), app.urls) : undefined;
   }
 
   /** One page with its body (bodies are loaded here: the presenters do not query). */
