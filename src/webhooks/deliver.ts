@@ -62,7 +62,7 @@ async function attempt(
     const response = await guardedFetch(webhook.url, {
       method: 'POST',
       body,
-      headers: { 'content-type': 'application/json', ...(await signedHeaders(secret, messageId, body)) },
+      headers: { 'content-type': 'application/json', ...signedHeaders(secret, messageId, body) },
       allowPrivate: app.config.fetchAllowPrivate,
       timeoutMs: DELIVERY_TIMEOUT_MS,
       maxBytes: MAX_RESPONSE_BYTES,

@@ -5,24 +5,8 @@
  * receivers verify with theirs.
  */
 import { randomBytes } from 'node:crypto';
+import { Webhook } from 'standardwebhooks';
 import { decryptSecret, encryptSecret } from '../core/secrets.js';
-
-interface StandardWebhook {
-  sign(messageId: string, timestamp: Date, payload: string): string;
-}
-type StandardWebhooks = { Webhook: new (secret: string) => StandardWebhook };
-
-/**
- * `standardwebhooks` is imported when the first delivery is signed rather than at start-up, so a
- * checkout whose node_modules predates this dependency still starts and runs everything else (the
- * name is a variable so that its type check does not need the package either).
- */
-const PACKAGE = 'standardwebhooks';
-let library: Promise<StandardWebhooks> | null = null;
-function standardWebhooks(): Promise<StandardWebhooks> {
-  library ??= import(PACKAGE) as Promise<StandardWebhooks>;
-  return library;
-}
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;
@@ -38,13 +22,12 @@ export function openWebhookSecret(key: Buffer, webhookId: string, sealed: string
 }
 
 /** The headers of one delivery attempt of `body` as message `messageId`, signed now. */
-export async function signedHeaders(
+export function signedHeaders(
   secret: string,
   messageId: string,
   body: string,
   now = new Date(),
-): Promise<Record<string, string>> {
-  const { Webhook } = await standardWebhooks();
+): Record<string, string> {
   return {
     'webhook-id': messageId,
     'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),

@@ -5,16 +5,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-
-/** The official verifier (`standardwebhooks`), loaded as src/webhooks/sign.ts loads it. */
-export interface Verifier {
-  verify(payload: string, headers: Record<string, string>): unknown;
-}
-export async function verifierFor(secret: string): Promise<Verifier> {
-  const name = 'standardwebhooks';
-  const { Webhook } = (await import(name)) as { Webhook: new (secret: string) => Verifier };
-  return new Webhook(secret);
-}
+import { Webhook } from 'standardwebhooks';
 
 export interface Received {
   headers: http.IncomingHttpHeaders;
@@ -70,7 +61,7 @@ export async function startReceiver(): Promise<Receiver> {
       let verified: unknown = null;
       try {
         verified = receiver.secret
-          ? (await verifierFor(receiver.secret)).verify(body, request.headers as Record<string, string>)
+          ? new Webhook(receiver.secret).verify(body, request.headers as Record<string, string>)
           : null;
       } catch {
         verified = null;
