@@ -35,7 +35,7 @@ function page(n: number): string {
     '',
     '```ts',
     `const port: number = ${8000 + n};`,
-    'console.log(`listening on ${port}`);',
+    "console.log('listening on', port);",
     '```',
     '',
     '{% hint style="info" %}',
