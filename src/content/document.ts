@@ -231,6 +231,18 @@ export function blockText(block: Block): string {
   return '';
 }
 
+/** The plain text of any node of the official format, known to this module or not (leaves' text, depth first). */
+export function nodeText(value: unknown): string {
+  if (typeof value === 'string') return value;
+  if (Array.isArray(value)) return value.map(nodeText).join('');
+  if (value && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (record.object === 'leaf') return typeof record.text === 'string' ? record.text : '';
+    return [record.leaves, record.nodes].map(nodeText).join('');
+  }
+  return '';
+}
+
 /** A heading's anchor, as GitHub and GitBook derive it: lower case, punctuation dropped, spaces → `-`. */
 export function anchorOf(text: string): string {
   return text
@@ -240,7 +252,8 @@ export function anchorOf(text: string): string {
     .replace(/\s/g, '-');
 }
 
-const CONTAINERS = new Set<BlockType>([
+/** Blocks whose `nodes` are blocks. */
+export const CONTAINERS: ReadonlySet<BlockType> = new Set<BlockType>([
   'list-unordered',
   'list-ordered',
   'list-tasks',

@@ -12,7 +12,17 @@ import type {
   TableCell,
   TableRow,
 } from 'mdast';
-import type { Block, ContentRef, Fragment, Image, Inline, Leaf, MarkType, Table } from './document.js';
+import {
+  type Block,
+  type ContentRef,
+  type Fragment,
+  type Image,
+  type Inline,
+  type Leaf,
+  type MarkType,
+  nodeText,
+  type Table,
+} from './document.js';
 import type { EmbedNode, HintNode, IncludeNode, TabsNode } from './mdast-hint.js';
 
 /** The stable URL form of a reference, read back by `urlToRef`. */
@@ -133,22 +143,11 @@ function phrasing(nodes: ReadonlyArray<Inline>): PhrasingContent[] {
   return out;
 }
 
-function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map(textOf).join('');
-  if (value && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    if (record.object === 'leaf') return typeof record.text === 'string' ? record.text : '';
-    return [record.leaves, record.nodes].map(textOf).join('');
-  }
-  return '';
-}
-
 function fragmentPhrasing(fragment: Fragment | undefined): PhrasingContent[] {
   const out: PhrasingContent[] = [];
   (fragment?.nodes ?? []).forEach((p, i) => {
     if (i > 0) out.push({ type: 'break' });
-    out.push(...(p.type === 'paragraph' ? phrasing(p.nodes) : [{ type: 'text' as const, value: textOf(p) }]));
+    out.push(...(p.type === 'paragraph' ? phrasing(p.nodes) : [{ type: 'text' as const, value: nodeText(p) }]));
   });
   return out;
 }
@@ -174,7 +173,7 @@ function table(block: Table): RootContent {
           ? fragmentPhrasing(fragment)
           : value == null
             ? []
-            : [{ type: 'text' as const, value: textOf(value) || String(value) }];
+            : [{ type: 'text' as const, value: nodeText(value) || String(value) }];
         return { type: 'tableCell', children };
       }),
     }),
@@ -192,7 +191,7 @@ function image(img: Image): PhrasingContent {
     type: 'image',
     url: writeRef(img.data.ref),
     alt: img.data.alt ?? '',
-    title: caption ? textOf(caption.nodes) : null,
+    title: caption ? nodeText(caption.nodes) : null,
   };
 }
 
@@ -238,7 +237,7 @@ function block(node: Block): RootContent[] {
         {
           type: 'code',
           lang: node.data.syntax ?? null,
-          value: node.nodes.map((line) => textOf(line.nodes)).join('\n'),
+          value: node.nodes.map((line) => nodeText(line.nodes)).join('\n'),
         },
       ];
     case 'images':
@@ -267,7 +266,7 @@ function block(node: Block): RootContent[] {
       return [include];
     }
     default: {
-      const text = textOf(node);
+      const text = nodeText(node);
       return text ? [{ type: 'paragraph', children: [{ type: 'text', value: text }] }] : [];
     }
   }

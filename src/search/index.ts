@@ -11,12 +11,12 @@
  *   current live revision of a space that is not deleted. Which spaces a caller may read is decided
  *   by the caller (the permission resolver), never here.
  */
-import { sql } from 'kysely';
+import { type Selectable, sql } from 'kysely';
 import { flattenPages, getDocuments, loadRevision } from '../content/store.js';
 import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
-import type { SpaceRow } from '../db/schema.js';
+import type { SearchPassagesTable, SpaceRow } from '../db/schema.js';
 import { splitSections } from './passages.js';
 import { queryTerms } from './terms.js';
 
@@ -138,19 +138,8 @@ const COLUMNS = sql.raw(
   'p.id, p.space_id, p.revision_id, p.page_id, p.page_title, p.page_path, p.section, p.anchor, p.heading, p.body',
 );
 
-interface PassageRow {
-  id: number | string;
-  space_id: string;
-  revision_id: string;
-  page_id: string;
-  page_title: string;
-  page_path: string;
-  section: number;
-  anchor: string | null;
-  heading: string | null;
-  body: string;
-  rank: number | string;
-}
+/** A passage as the search query returns it (ids and ranks come back as numbers or strings by dialect). */
+type PassageRow = Omit<Selectable<SearchPassagesTable>, 'id'> & { id: number | string; rank: number | string };
 
 async function searchChunk(db: Db, spaceIds: string[], terms: string[], limit: number): Promise<Passage[]> {
   const ids = sql.join(spaceIds.map((id) => sql`${id}`));

@@ -19,6 +19,7 @@ import {
   type Inline,
   inlineText,
   type Leaf,
+  nodeText,
   type Table,
   type Tabs,
 } from '../../content/document.js';
@@ -78,18 +79,6 @@ export function codeLanguages(nodes: ReadonlyArray<unknown>): Set<string> {
   };
   visit(nodes);
   return found;
-}
-
-/** The plain text of any node of the official format (for blocks this renderer does not know). */
-function textOf(value: unknown): string {
-  if (typeof value === 'string') return value;
-  if (Array.isArray(value)) return value.map(textOf).join('');
-  if (value && typeof value === 'object') {
-    const record = value as Record<string, unknown>;
-    if (record.object === 'leaf') return typeof record.text === 'string' ? record.text : '';
-    return [record.leaves, record.nodes].map(textOf).join('');
-  }
-  return '';
 }
 
 export class DocumentRenderer {
@@ -160,7 +149,7 @@ export class DocumentRenderer {
     const out: ElementContent[] = [];
     (fragment?.nodes ?? []).forEach((p, i) => {
       if (i > 0) out.push(h('br'));
-      out.push(...(p.type === 'paragraph' ? this.inlines(p.nodes) : [text(textOf(p))]));
+      out.push(...(p.type === 'paragraph' ? this.inlines(p.nodes) : [text(nodeText(p))]));
     });
     return out;
   }
@@ -180,7 +169,7 @@ export class DocumentRenderer {
         columns.map((column, i) => {
           const value: unknown = record.values[column];
           const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
-          return h('td', align(i), fragment ? this.fragment(fragment) : value == null ? [] : [text(textOf(value))]);
+          return h('td', align(i), fragment ? this.fragment(fragment) : value == null ? [] : [text(nodeText(value))]);
         }),
       ),
     );
@@ -258,7 +247,7 @@ export class DocumentRenderer {
       case 'list-item':
         return [h('div', this.blocks(node.nodes))];
       case 'code': {
-        const code = node.nodes.map((line) => textOf(line.nodes)).join('\n');
+        const code = node.nodes.map((line) => nodeText(line.nodes)).join('\n');
         const language = languageOf(node.data.syntax);
         const pre = highlight(this.context.highlighter, code, language, this.context.codeThemes);
         const label = node.data.syntax?.trim();
@@ -321,7 +310,7 @@ export class DocumentRenderer {
    */
   private unknown(node: Record<string, unknown>): ElementContent[] {
     const data = node.data as { ref?: ContentRef } | undefined;
-    const label = textOf(node).trim();
+    const label = nodeText(node).trim();
     if (data?.ref) {
       if (data.ref.kind === 'file') {
         const file = this.context.file(data.ref);

@@ -5,25 +5,13 @@
  * includes are followed a few levels deep; a cycle or a reusable content of another space renders as
  * nothing, as does one that no longer exists.
  */
-import type { Block } from '../../content/document.js';
+import { type Block, CONTAINERS } from '../../content/document.js';
 import { getDocuments, type Snapshot } from '../../content/store.js';
 import type { Db } from '../../db/database.js';
 
 const MAX_DEPTH = 3;
 
 type WithChildren = Block & { nodes?: Block[] };
-
-/** Blocks whose `nodes` are blocks (where an include may stand). */
-const CONTAINERS = new Set<string>([
-  'list-unordered',
-  'list-ordered',
-  'list-tasks',
-  'list-item',
-  'blockquote',
-  'hint',
-  'tabs',
-  'tabs-item',
-]);
 
 function includedIds(nodes: ReadonlyArray<Block>, into: Set<string>): Set<string> {
   for (const node of nodes) {
