@@ -5,8 +5,9 @@
  * - Uncached render: the first request of each of the 200 pages (every one renders: the render
  *   cache is keyed by page), after one warm-up page that loads the highlighter; p50 and p99 of the
  *   server-side time (`app.inject`, no network).
- * - Cached page: one page loaded with autocannon over loopback next to a bare Fastify JSON route (the
- *   ceiling), both in this process, one after the other, so they share the same conditions.
+ * - Cached page: one page loaded with autocannon over loopback next to two bare Fastify routes (the
+ *   ceilings): a JSON route, and one sending the same page's bytes; all in this process, one after
+ *   the other, so they share the same conditions.
  *
  * SQLite in memory by default; `DATABASE_URL=postgres://…` runs on a fresh PostgreSQL database.
  * `BENCH_DURATION` (seconds, default 5) and `BENCH_CONNECTIONS` (default 10) tune the load.
@@ -147,12 +148,17 @@ export async function benchPublished(): Promise<void> {
     const cached = await load(`http://127.0.0.1:${port}${paths[1]}`);
     await app.close();
 
+    // Two ceilings: the bare JSON route, and a bare route sending the same page's bytes (what
+    // moving 21 KB of HTML costs by itself, whatever renders it).
     const bare = Fastify({ logger: false });
+    const html = warm.body;
     bare.get('/', async () => ({ hello: 'world' }));
+    bare.get('/page', async (_request, reply) => reply.type('text/html; charset=utf-8').send(html));
     await bare.listen({ port: 0, host: '127.0.0.1' });
     const bareAddress = bare.server.address();
     const barePort = typeof bareAddress === 'object' && bareAddress ? bareAddress.port : 0;
     const ceiling = await load(`http://127.0.0.1:${barePort}/`);
+    const sameBytes = await load(`http://127.0.0.1:${barePort}/page`);
     await bare.close();
 
     const label = db.url === ':memory:' ? 'SQLite' : 'PostgreSQL';
@@ -164,8 +170,12 @@ export async function benchPublished(): Promise<void> {
     console.log(
       `| bare Fastify JSON route (ceiling) | ${ceiling.rps.toFixed(0)} | 100% | ${ceiling.p50} / ${ceiling.p99} |`,
     );
+    const kb = (warm.body.length / 1024).toFixed(0);
     console.log(
-      `| cached page (HTML, ${(warm.body.length / 1024).toFixed(0)} KB) | ${cached.rps.toFixed(0)} | ${((100 * cached.rps) / ceiling.rps).toFixed(1)}% | ${cached.p50} / ${cached.p99} |`,
+      `| bare Fastify route sending the same ${kb} KB page | ${sameBytes.rps.toFixed(0)} | ${((100 * sameBytes.rps) / ceiling.rps).toFixed(1)}% | ${sameBytes.p50} / ${sameBytes.p99} |`,
+    );
+    console.log(
+      `| cached page (HTML, ${kb} KB) | ${cached.rps.toFixed(0)} | ${((100 * cached.rps) / ceiling.rps).toFixed(1)}% (${((100 * cached.rps) / sameBytes.rps).toFixed(1)}% of the same-bytes route) | ${cached.p50} / ${cached.p99} |`,
     );
     console.log(
       `| uncached page render (server side, ${times.length} pages) | — | — | ${percentile(times, 0.5).toFixed(1)} / ${percentile(times, 0.99).toFixed(1)} |`,
