@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
+import { createHarness, type Harness, type SpaceWorld } from '../helpers/app.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -7,19 +7,9 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-interface Ctx {
-  orgId: string;
-  admin: TestUser;
-  spaceId: string;
-  base: string;
-}
+type Ctx = SpaceWorld;
 
-async function newSpace(): Promise<Ctx> {
-  const org = await h.org();
-  const space = await org.admin.client.post(`/v1/orgs/${org.id}/spaces`, { title: 'Docs' });
-  expect(space.status).toBe(201);
-  return { orgId: org.id, admin: org.admin, spaceId: space.body.id, base: `/v1/spaces/${space.body.id}` };
-}
+const newSpace = (): Promise<Ctx> => h.space('Docs');
 
 async function newChangeRequest(ctx: Ctx, subject = 'Edit') {
   const res = await ctx.admin.client.post(`${ctx.base}/change-requests`, { subject });

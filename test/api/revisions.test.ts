@@ -5,7 +5,7 @@
  * for a revision of another space and for an outsider; bad input.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
+import { createHarness, type Harness, type SpaceWorld } from '../helpers/app.js';
 import { PNG } from '../helpers/fixtures.js';
 import { type GitServer, startGitServer } from '../helpers/git-server.js';
 
@@ -20,19 +20,9 @@ afterAll(async () => {
   await h?.close();
 });
 
-interface Ctx {
-  orgId: string;
-  admin: TestUser;
-  spaceId: string;
-  base: string;
-}
+type Ctx = SpaceWorld;
 
-async function newSpace(): Promise<Ctx> {
-  const org = await h.org();
-  const space = await org.admin.client.post(`/v1/orgs/${org.id}/spaces`, { title: 'History' });
-  expect(space.status).toBe(201);
-  return { orgId: org.id, admin: org.admin, spaceId: space.body.id, base: `/v1/spaces/${space.body.id}` };
-}
+const newSpace = (): Promise<Ctx> => h.space('History');
 
 /** Applies `changes` in a new change request and merges it; returns the batch answer and the merge revision. */
 async function merged(ctx: Ctx, changes: unknown[]) {

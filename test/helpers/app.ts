@@ -75,6 +75,15 @@ export interface TestUser {
   client: Client;
 }
 
+/** What `Harness.space` makes: the organization, its admin, the space and the space's API path. */
+export interface SpaceWorld {
+  orgId: string;
+  admin: TestUser;
+  spaceId: string;
+  /** `/v1/spaces/{spaceId}` */
+  base: string;
+}
+
 export interface Harness {
   app: App;
   db: Db;
@@ -83,6 +92,8 @@ export interface Harness {
   user(options?: { name?: string; scopes?: Scope[] }): Promise<TestUser>;
   /** A new organization administered by a new user. */
   org(options?: { title?: string }): Promise<{ id: string; admin: TestUser }>;
+  /** A new organization with one space, created through the API by the organization's admin. */
+  space(title?: string): Promise<SpaceWorld>;
   /** A new user who is a member of `organizationId` with `role` (null: guest). */
   member(organizationId: string, role: Role | null, options?: { scopes?: Scope[] }): Promise<TestUser>;
   close(): Promise<void>;
@@ -132,6 +143,12 @@ export async function createHarness(
       const admin = await harness.user();
       const org = await createOrganization(db, { title: options.title ?? `Org ${newId(6)}` }, admin.user.id);
       return { id: org.id, admin };
+    },
+    async space(title = 'Docs') {
+      const org = await harness.org();
+      const space = await org.admin.client.post(`/v1/orgs/${org.id}/spaces`, { title });
+      if (space.status !== 201) throw new Error(`creating a space answered ${space.status}`);
+      return { orgId: org.id, admin: org.admin, spaceId: space.body.id, base: `/v1/spaces/${space.body.id}` };
     },
     async member(organizationId, role, options = {}) {
       const member = await harness.user(options);
