@@ -3,8 +3,9 @@
  * members and of teams. Kept below the API so that the members, teams and grants areas need not
  * import each other for it.
  */
-import { sql } from 'kysely';
+import { type Expression, expressionBuilder, sql } from 'kysely';
 import type { DbOrTrx } from '../core/service.js';
+import type { Database } from '../db/schema.js';
 
 /** Who a grant is given to. */
 export type PrincipalType = 'user' | 'team';
@@ -34,4 +35,25 @@ export async function grantedSpaceCounts(
   if (organizationId) query = query.where('content_permissions.organization_id', '=', organizationId);
   for (const row of await query.execute()) counts.set(row.principal_id, Number(row.n));
   return counts;
+}
+
+/**
+ * The same count for one principal, as a correlated subquery a list selects with its rows
+ * (`principalId` refers to the outer row), so a page needs no second query and no `in (…)` list.
+ */
+export function grantedSpaceCount(
+  principalType: PrincipalType,
+  principalId: Expression<string>,
+  organizationId?: string,
+) {
+  let query = expressionBuilder<Database, never>()
+    .selectFrom('content_permissions')
+    .innerJoin('spaces', 'spaces.id', 'content_permissions.target_id')
+    .select((inner) => inner.fn.countAll<number | string>().as('n'))
+    .where('content_permissions.target_type', '=', 'space')
+    .where('content_permissions.principal_type', '=', principalType)
+    .where('content_permissions.principal_id', '=', principalId)
+    .where('spaces.deleted_at', 'is', null);
+  if (organizationId) query = query.where('content_permissions.organization_id', '=', organizationId);
+  return query;
 }

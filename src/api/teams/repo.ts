@@ -6,7 +6,7 @@ import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type { TeamRow } from '../../db/schema.js';
-import { grantedSpaceCounts } from '../../permissions/grants.js';
+import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
 
 export async function findTeam(db: DbOrTrx, organizationId: string, teamId: string): Promise<TeamRow | undefined> {
   return db
@@ -17,13 +17,46 @@ export async function findTeam(db: DbOrTrx, organizationId: string, teamId: stri
     .executeTakeFirst();
 }
 
-/** Teams sorted by title (then id); `managedBy` keeps the teams that user owns. */
+/** A listed team: its row, the counters a Team object shows, and whether the viewer owns it. */
+export interface ListedTeam extends TeamRow {
+  member_count: number | string | null;
+  space_count: number | string | null;
+  viewer_owns: unknown;
+}
+
+/**
+ * Teams sorted by title (then id) with their counters and whether `viewerId` owns each, selected
+ * with the rows (correlated subqueries over the page only: one query, whatever the organization
+ * holds); `managedBy` keeps the teams that user owns.
+ */
 export async function listTeams(
   db: DbOrTrx,
   organizationId: string,
+  viewerId: string,
   filters: { title?: string; managedBy?: string; page?: string; limit?: number },
-): Promise<Page<TeamRow>> {
-  let q = db.selectFrom('teams').selectAll('teams').where('teams.organization_id', '=', organizationId);
+): Promise<Page<ListedTeam>> {
+  let q = db
+    .selectFrom('teams')
+    .selectAll('teams')
+    .select((eb) => [
+      eb
+        .selectFrom('team_members')
+        .select(eb.fn.countAll<number | string>().as('n'))
+        .whereRef('team_members.team_id', '=', 'teams.id')
+        .as('member_count'),
+      grantedSpaceCount('team', eb.ref('teams.id')).as('space_count'),
+      eb
+        .exists(
+          eb
+            .selectFrom('team_members')
+            .select('team_members.team_id')
+            .whereRef('team_members.team_id', '=', 'teams.id')
+            .where('team_members.user_id', '=', viewerId)
+            .where('team_members.role', '=', 'owner'),
+        )
+        .as('viewer_owns'),
+    ])
+    .where('teams.organization_id', '=', organizationId);
   if (filters.title) {
     const title = filters.title;
     q = q.where((eb) => containsInsensitive(eb.ref('teams.title'), title));

@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { badRequest, notFound } from '../../core/errors.js';
-import { ListQuery, PagedList } from '../../core/paging.js';
+import { ListQuery, mapPage, PagedList } from '../../core/paging.js';
 import { NoContent, Params, type TeamRole } from '../../core/schemas.js';
 import { serviceContext } from '../../core/service.js';
 import type { TeamRow } from '../../db/schema.js';
@@ -11,8 +11,8 @@ import { canManageTeam, isOrgAdmin, type OrgMembership, requireOrgMember } from 
 import { presentMembers } from '../members/present.js';
 import { findMember, findMembersByKeys, memberCounts } from '../members/repo.js';
 import { MemberParams } from '../members/schemas.js';
-import { presentTeams } from './present.js';
-import { findTeam, listTeamMemberships, listTeams, listTeamsOfUser, ownedTeamIds, teamCounts } from './repo.js';
+import { presentTeam, presentTeams } from './present.js';
+import { findTeam, listTeamMemberships, listTeams, listTeamsOfUser, teamCounts } from './repo.js';
 import {
   CreateTeamBody,
   ListMemberTeamsQuery,
@@ -77,14 +77,15 @@ export default async function teamRoutes(app: App) {
         // Admins can manage every team, so the filter keeps all of them.
         if (ownerMember.role !== 'admin') managedBy = owner;
       }
-      const result = await listTeams(app.db, organizationId, { title, managedBy, page, limit });
-      const owned = await ownedTeamIds(
-        app.db,
-        membership.userId,
-        result.items.map((t) => t.id),
+      const result = await listTeams(app.db, organizationId, membership.userId, { title, managedBy, page, limit });
+      const admin = isOrgAdmin(membership);
+      return mapPage(result, (t) =>
+        presentTeam(
+          t,
+          { members: Number(t.member_count), spaces: Number(t.space_count) },
+          admin || Boolean(Number(t.viewer_owns)),
+        ),
       );
-      const items = await present(result.items, (t) => isOrgAdmin(membership) || owned.has(t.id));
-      return { ...result, items };
     },
   );
 
