@@ -10,7 +10,10 @@ export function presentMember(record: MemberRecord, counts: MemberCounts, urls: 
     object: 'member',
     id: record.user_id,
     role: record.role as Role | null,
-    user: presentUser({ id: record.user_id, ...record }, urls),
+    user: presentUser(
+      { id: record.user_id, email: record.email, display_name: record.display_name, photo_url: record.photo_url },
+      urls,
+    ),
     disabled: record.disabled === 1,
     joinedAt: record.joined_at,
     ...(record.last_seen_at ? { lastSeenAt: record.last_seen_at } : {}),

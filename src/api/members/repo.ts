@@ -5,7 +5,7 @@ import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
 import { containsInsensitive } from '../../db/dialect.js';
-import { grantedSpaceCounts } from '../../permissions/grants.js';
+import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
 import { cachedMemberCount } from '../../permissions/organization.js';
 import { loadViewers } from '../../permissions/resolver.js';
 import { listSiteSpaceNodes } from '../../sites/repo.js';
@@ -63,12 +63,32 @@ export async function findMembersByKeys(db: DbOrTrx, organizationId: string, key
   return membersQuery(db, organizationId).where('members.user_id', 'in', ids).execute();
 }
 
+/** A listed member: the record with its `teams` and `spaces` counts, selected with the row. */
+export interface ListedMember extends MemberRecord {
+  team_count: number | string | null;
+  space_count: number | string | null;
+}
+
+/**
+ * A page of members, each with its team and space counts as correlated subqueries: one query for
+ * the page (they look up the page's members only), instead of a query per counter with an
+ * `in (…)` list of the page's ids.
+ */
 export async function listMembers(
   db: DbOrTrx,
   organizationId: string,
   query: Static<typeof ListMembersQuery>,
-): Promise<Page<MemberRecord>> {
-  let q = membersQuery(db, organizationId);
+): Promise<Page<ListedMember>> {
+  let q = membersQuery(db, organizationId).select((eb) => [
+    eb
+      .selectFrom('team_members')
+      .innerJoin('teams', 'teams.id', 'team_members.team_id')
+      .select((inner) => inner.fn.countAll<number | string>().as('n'))
+      .whereRef('team_members.user_id', '=', 'members.user_id')
+      .where('teams.organization_id', '=', organizationId)
+      .as('team_count'),
+    grantedSpaceCount('user', eb.ref('members.user_id'), organizationId).as('space_count'),
+  ]);
   if (query.role === 'guest') q = q.where('members.role', 'is', null);
   else if (query.role) q = q.where('members.role', '=', query.role);
   if (query.search) {
@@ -82,7 +102,7 @@ export async function listMembers(
   }
   const direction = query.order ?? 'desc';
   const sort = query.sort ?? 'joinedAt';
-  let first: SortKey<MemberRecord>;
+  let first: SortKey<ListedMember>;
   if (sort === 'lastSeenAt') {
     // Sorting by activity lists only the members who have been seen.
     q = q.where('members.last_seen_at', 'is not', null);
@@ -156,7 +176,7 @@ export async function memberCounts(
  * member's `sites` is the number of site aggregates listing them). A fixed number of queries for
  * any number of users; the roles are resolved in memory.
  */
-async function siteCounts(db: DbOrTrx, organizationId: string, userIds: string[]): Promise<Map<string, number>> {
+export async function siteCounts(db: DbOrTrx, organizationId: string, userIds: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   const nodes = await listSiteSpaceNodes(db, organizationId);
   if (nodes.length === 0) return counts;

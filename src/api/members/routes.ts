@@ -3,7 +3,7 @@ import { Type } from 'typebox';
 import type { App } from '../../core/app.js';
 import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
-import { PagedList, PageQuery, paginateArray } from '../../core/paging.js';
+import { mapPage, PagedList, PageQuery, paginateArray } from '../../core/paging.js';
 import { NoContent, Params, RoleSchema } from '../../core/schemas.js';
 import { serviceContext } from '../../core/service.js';
 import { requireOrgMember } from '../../permissions/organization.js';
@@ -11,8 +11,8 @@ import { loadViewer } from '../../permissions/resolver.js';
 import { presentSpaces, type SpaceObject } from '../spaces/present.js';
 import { findSpacesByIds, listSpaceNodes, spaceExtras } from '../spaces/repo.js';
 import { Space } from '../spaces/schemas.js';
-import { presentMembers } from './present.js';
-import { findMember, listMembers, type MemberRecord, memberCounts } from './repo.js';
+import { presentMember, presentMembers } from './present.js';
+import { findMember, listMembers, type MemberRecord, memberCounts, siteCounts } from './repo.js';
 import {
   InviteBody,
   InviteResponse,
@@ -65,7 +65,18 @@ export default async function memberRoutes(app: App) {
       const { organizationId } = request.params;
       await requireOrgMember(app.db, organizationId, caller(request).user.id);
       const page = await listMembers(app.db, organizationId, request.query);
-      return { ...page, items: await present(organizationId, page.items) };
+      const sites = await siteCounts(
+        app.db,
+        organizationId,
+        page.items.map((r) => r.user_id),
+      );
+      return mapPage(page, (r) =>
+        presentMember(
+          r,
+          { teams: Number(r.team_count), spaces: Number(r.space_count), sites: sites.get(r.user_id) ?? 0 },
+          app.urls,
+        ),
+      );
     },
   );
 
