@@ -188,6 +188,11 @@ describe('Git import', () => {
     });
     const space = await ctx.admin.client.get(`/v1/spaces/${ctx.spaceId}`);
     expect(space.body.gitSync).toMatchObject({ installationId: info.installationId, operation: { state: 'success' } });
+    // The list shows the same state (read there only for the spaces that have one).
+    const listed = await ctx.admin.client.get(`/v1/orgs/${ctx.orgId}/spaces?limit=1000`);
+    const items = listed.body.items as { id: string; gitSync?: unknown }[];
+    expect(items.find((s) => s.id === ctx.spaceId)?.gitSync).toEqual(space.body.gitSync);
+    expect(items.filter((s) => s.gitSync)).toHaveLength(1);
   });
 
   it('reads .gitbook/includes into reusable contents that {% include %} refers to, keeping their ids', async () => {

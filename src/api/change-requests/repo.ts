@@ -1,3 +1,4 @@
+import { type Expression, expressionBuilder } from 'kysely';
 import type { Static } from 'typebox';
 import { conflict } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
@@ -5,7 +6,7 @@ import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
 import { toCount } from '../../db/dialect.js';
-import type { ChangeRequestRow, UserRow } from '../../db/schema.js';
+import type { ChangeRequestRow, Database, UserRow } from '../../db/schema.js';
 import { findUsersByIds } from '../users/repo.js';
 import type { ListChangeRequestsQuery } from './schemas.js';
 
@@ -190,6 +191,19 @@ export function reviewerUsers(db: DbOrTrx, rows: ReviewerRow[]): Promise<Map<str
  * Counters of the spaces' change requests, in one query: all of them whatever their status (the
  * official `changeRequests` is the total), and the open and draft ones.
  */
+/**
+ * The same count for one space (of one status, or all), as a correlated subquery a list selects
+ * with its rows (`spaceId` refers to the outer row).
+ */
+export function changeRequestCount(spaceId: Expression<string>, status?: 'open' | 'draft') {
+  let query = expressionBuilder<Database, never>()
+    .selectFrom('change_requests')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('change_requests.space_id', '=', spaceId);
+  if (status) query = query.where('change_requests.status', '=', status);
+  return query;
+}
+
 export async function changeRequestCounts(
   db: DbOrTrx,
   spaceIds: string[],

@@ -1,8 +1,9 @@
 /** Queries of comments, replies, reactions and commenters. */
+import { type Expression, expressionBuilder } from 'kysely';
 import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { toCount } from '../../db/dialect.js';
-import type { CommentReactionRow, CommentRow } from '../../db/schema.js';
+import type { CommentReactionRow, CommentRow, Database } from '../../db/schema.js';
 import { type MemberRecord, membersQuery } from '../members/repo.js';
 
 /** Where a thread lives: a space's own discussions, or those of one of its change requests. */
@@ -178,6 +179,17 @@ export async function listCommenters(
  * Open top-level comments per space (the space's own, not its change requests'), for a list of
  * spaces in one query: the `comments` counter of Space objects.
  */
+/** The same count for one space, as a correlated subquery a list selects with its rows. */
+export function openCommentCount(spaceId: Expression<string>) {
+  return expressionBuilder<Database, never>()
+    .selectFrom('comments')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('comments.space_id', '=', spaceId)
+    .where('comments.change_request_id', 'is', null)
+    .where('comments.parent_id', 'is', null)
+    .where('comments.resolved_at', 'is', null);
+}
+
 export async function openCommentCounts(db: DbOrTrx, spaceIds: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   if (spaceIds.length === 0) return counts;

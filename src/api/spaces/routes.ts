@@ -11,7 +11,7 @@ import { authorizeSpace } from '../../permissions/content.js';
 import { loadViewer, type Viewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
 import { presentSpaces } from './present.js';
-import { findSpace, findSpacesByIds, listSpaceNodes, spaceExtras } from './repo.js';
+import { findSpace, findSpacesWithExtras, listSpaceNodes, spaceExtras } from './repo.js';
 import { CreateSpaceBody, MoveBody, Space, SpaceParams, UpdateSpaceBody } from './schemas.js';
 import { createSpace, deleteSpace, moveSpace, restoreSpace, updateSpace } from './service.js';
 
@@ -70,11 +70,11 @@ export default async function spaceRoutes(app: App) {
         .filter((s) => atLeast(viewer.roleOn({ type: 'space', ...s }), 'read'))
         .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
       const page = paginateArray(readable, (s) => s.id, request.query);
-      const rows = await findSpacesByIds(
+      const { rows, extras } = await findSpacesWithExtras(
         app.db,
         page.items.map((s) => s.id),
       );
-      return { ...page, items: await present(rows, viewer) };
+      return { ...page, items: presentSpaces(rows, viewer, extras, app.urls) };
     },
   );
 
