@@ -30,7 +30,7 @@ import { registerRateLimit } from './core/rate-limit.js';
 import { RequestLog } from './core/request-log.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
-import { buildValidator, rejectNulCharacters } from './core/validation.js';
+import { rejectNulCharacters, schemaCompilers } from './core/validation.js';
 import { createDb, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { JobWorker } from './jobs/index.js';
@@ -49,6 +49,11 @@ export interface BuildOptions {
   logStream?: { write(line: string): void };
   /** Called as each route is declared (scripts/operations.ts records where). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * When route validators and serializers are compiled: on each one's first use (default, start-up
+   * time and idle memory) or at start-up (`app.ready()` then fails on any broken schema).
+   */
+  compileSchemas?: 'lazy' | 'eager';
 }
 
 /** Fastify's types take a hop count as a function (what it does with a number at run time). */
@@ -75,7 +80,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     requestIdHeader: 'x-request-id',
     genReqId: () => newId(16),
     schemaErrorFormatter: formatValidationErrors,
-    schemaController: { compilersFactory: { buildValidator } },
+    schemaController: { compilersFactory: schemaCompilers(options.compileSchemas ?? 'lazy') },
     // Path parameters are validated by the route schemas (400 naming the field), not cut off at 100 (414).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
     // Errors raised outside any route (router, HTTP parser, shutdown) get the envelope too: see core/errors.ts.

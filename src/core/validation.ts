@@ -5,7 +5,8 @@
  * would turn into "" (Ajv tries the string branch first) and `"1"` would pass for a number.
  * Also: the one check that no input carries a NUL character ({@link rejectNulCharacters}).
  */
-import { Ajv, type Options } from 'ajv';
+import { createRequire } from 'node:module';
+import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import fastUri from 'fast-uri';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
@@ -27,13 +28,14 @@ function build(coerce: boolean): Ajv {
   return ajv;
 }
 
-/**
- * Fastify's `schemaController.compilersFactory.buildValidator`: called for each encapsulation
- * context with the schemas added there (shared schemas are added to both instances).
- */
-type ValidatorFactory = NonNullable<
-  NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>['buildValidator']
->;
+type CompilersFactory = NonNullable<NonNullable<FastifyServerOptions['schemaController']>['compilersFactory']>;
+/** Fastify's `schemaController.compilersFactory.buildValidator`: called for each encapsulation context. */
+type ValidatorFactory = NonNullable<CompilersFactory['buildValidator']>;
+type SerializerFactory = NonNullable<CompilersFactory['buildSerializer']>;
+
+/** A route's validator as Fastify calls it: `(data, {parentData, parentDataProperty})`, `.errors` after a failure. */
+type Validate = ValidateFunction;
+type Serialize = (data: unknown) => string;
 
 /**
  * One coercing and one strict instance for the whole process, shared by every encapsulation
@@ -43,7 +45,8 @@ type ValidatorFactory = NonNullable<
  */
 let instances: { coercing: Ajv; strict: Ajv } | undefined;
 
-export const buildValidator = ((externalSchemas: Record<string, object> | undefined) => {
+/** Adds a context's shared schemas to the instances; returns the compiler of a route part's validator. */
+function validatorFactory(externalSchemas: Record<string, object> | undefined) {
   instances ??= { coercing: build(true), strict: build(false) };
   const { coercing, strict } = instances;
   for (const schema of Object.values(externalSchemas ?? {})) {
@@ -52,11 +55,67 @@ export const buildValidator = ((externalSchemas: Record<string, object> | undefi
     coercing.addSchema(schema);
     strict.addSchema(schema);
   }
-  return ({ schema, httpPart }: { schema: object; httpPart?: string }) =>
+  return ({ schema, httpPart }: { schema: object; httpPart?: string }): Validate =>
     (httpPart === 'body' ? strict : coercing).compile(schema);
-  // Fastify calls the compiler with the route definition (`{schema, httpPart, …}`), as documented;
-  // its type declarations describe Ajv's own `compile` instead, hence the cast.
-}) as unknown as ValidatorFactory;
+}
+
+/**
+ * Fastify's own serializer factory (fast-json-stringify), taken from where Fastify takes it, so that
+ * wrapping it changes when serializers are built and nothing else.
+ */
+const fastifyRequire = createRequire(createRequire(import.meta.url).resolve('fastify'));
+const fastJsonStringifyCompiler = fastifyRequire('@fastify/fast-json-stringify-compiler') as () => (
+  externalSchemas: unknown,
+  options: unknown,
+) => (route: object) => Serialize;
+
+/** A validator that compiles its schema on its first call; `.errors` and `.schemaEnv` read the compiled one. */
+function validateOnFirstCall(compile: () => Validate): Validate {
+  let compiled: Validate | undefined;
+  const compiledNow = () => {
+    compiled ??= compile();
+    return compiled;
+  };
+  const validate = (data: unknown, context?: Parameters<Validate>[1]) => compiledNow()(data, context);
+  return Object.defineProperties(validate, {
+    errors: { get: () => compiled?.errors ?? null },
+    // Fastify passes the parent object (so Ajv can set defaults on the root) to Ajv's functions only.
+    schemaEnv: { get: () => compiledNow().schemaEnv },
+  }) as Validate;
+}
+
+/**
+ * Fastify's compiler factories for validation (the shared Ajv instances) and serialization
+ * (fast-json-stringify). Compiling every route's schemas at start-up costs seconds of CPU and tens of
+ * megabytes for the ~430 routes (HEAD included), most of which a given process never serves: `lazy`
+ * returns functions that compile on their first call (a few milliseconds, once). `eager` compiles
+ * at start-up as Fastify does by default: the test that every schema compiles uses it, so that a
+ * broken schema fails there rather than at its route's first request.
+ */
+export function schemaCompilers(mode: 'lazy' | 'eager'): CompilersFactory {
+  // Fastify calls the validator compiler with the route definition (`{schema, httpPart, …}`), as
+  // documented; its type declarations describe Ajv's own `compile` instead, hence the casts.
+  const buildValidator = (externalSchemas: Record<string, object> | undefined) => {
+    const compile = validatorFactory(externalSchemas);
+    if (mode === 'eager') return compile;
+    return (route: { schema: object; httpPart?: string }) => validateOnFirstCall(() => compile(route));
+  };
+  const buildSerializer = (externalSchemas: unknown, options: unknown) => {
+    const compile = fastJsonStringifyCompiler()(externalSchemas, options);
+    if (mode === 'eager') return compile;
+    return (route: object): Serialize => {
+      let compiled: Serialize | undefined;
+      return (data) => {
+        compiled ??= compile(route);
+        return compiled(data);
+      };
+    };
+  };
+  return {
+    buildValidator: buildValidator as unknown as ValidatorFactory,
+    buildSerializer: buildSerializer as unknown as SerializerFactory,
+  };
+}
 
 type Part = 'params' | 'querystring' | 'body';
 
