@@ -123,7 +123,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   });
 
   registerErrorHandling(app);
-  registerMetrics(app, { db, jobs, token: config.metricsToken });
+  await registerMetrics(app, { db, jobs, token: config.metricsToken });
   rejectNulCharacters(app);
   registerAuth(app);
   // After authentication: a caller with a valid token is counted by its token, others by address.

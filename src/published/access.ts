@@ -12,8 +12,8 @@
  * server's signing key naming the site, valid one hour, which opens the site whatever its state.
  * A credential given in the query is moved to a cookie scoped to the site's path, and the reader is
  * sent to the same address without it (so it does not stay in history, logs or shared links).
+ * jose is imported where a token is signed or verified, not at start-up (idle memory).
  */
-import { jwtVerify, SignJWT } from 'jose';
 import type { SiteModel } from './model.js';
 
 export type Access =
@@ -53,6 +53,7 @@ function without(url: string, name: string): string {
 
 /** A signed preview token for `siteId`, valid {@link PREVIEW_SECONDS}. */
 export async function previewToken(key: Uint8Array, siteId: string, siteSpaceId?: string): Promise<string> {
+  const { SignJWT } = await import('jose');
   return new SignJWT({ site: siteId, ...(siteSpaceId ? { siteSpace: siteSpaceId } : {}) })
     .setProtectedHeader({ alg: 'HS256' })
     .setAudience('bindery-preview')
@@ -64,6 +65,7 @@ export async function previewToken(key: Uint8Array, siteId: string, siteSpaceId?
 async function validPreview(token: string | undefined, key: Uint8Array, siteId: string): Promise<number | null> {
   if (!token) return null;
   try {
+    const { jwtVerify } = await import('jose');
     const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], audience: 'bindery-preview' });
     return payload.site === siteId && payload.exp ? payload.exp : null;
   } catch {
@@ -84,6 +86,7 @@ async function validVisitorToken(
 ): Promise<{ left: number; claims: Record<string, unknown> } | null> {
   if (!token) return null;
   try {
+    const { jwtVerify } = await import('jose');
     const { payload } = await jwtVerify(token, new TextEncoder().encode(privateKey), { algorithms: ['HS256'] });
     const now = Math.floor(Date.now() / 1000);
     const claims = Object.fromEntries(Object.entries(payload).filter(([key]) => !REGISTERED.has(key)));

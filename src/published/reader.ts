@@ -5,10 +5,15 @@
  * so every link of a rendered page stays in the site's own URL scheme.
  */
 import type { ContentRef } from '../content/document.js';
-import { type FlatPage, flattenPages, loadRevision, type Snapshot } from '../content/store.js';
+import { type FlatPage, flattenPages, loadRevision, type PageNode, type Snapshot } from '../content/store.js';
 import type { Db } from '../db/database.js';
 import type { SiteSectionRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
 import { readableSiteSpaces, type SiteModel } from './model.js';
+
+/** A page's title with its emoji, as shown in navigation and Markdown headings. */
+export function pageLabel(page: Pick<PageNode, 'title' | 'emoji'>): string {
+  return page.emoji ? `${page.emoji} ${page.title}` : page.title;
+}
 
 export interface SpaceContent {
   siteSpace: SiteSpaceRow;

@@ -21,13 +21,17 @@ import { hasConditions, loadSiteModel, readableSiteSpaces, type SiteModel, visit
 import { SiteReader, type SpaceContent } from './reader.js';
 import type { Shell } from './render/layout.js';
 import { pageMarkdown } from './render/markdown.js';
-import { renderBarePage, renderContentPage, renderMissingPage } from './render/pages.js';
 import { SITE_SCRIPT } from './render/script.js';
 import { STYLESHEET } from './render/styles.js';
-import { searchRoute } from './search-pages.js';
 
 /** How long a site's model is trusted before it is read again (changes through other processes). */
 const MODEL_TTL_MS = 1_000;
+
+/**
+ * The HTML renderer (hast, and shiki for code blocks) is loaded with the first page a process
+ * renders, not at start-up: it is a large share of idle memory, and an API-only process never uses it.
+ */
+const renderer = () => import('./render/pages.js');
 
 const asset = (body: string) => ({ body, hash: createHash('sha1').update(body).digest('hex').slice(0, 12) });
 const CSS = asset(STYLESHEET);
@@ -113,6 +117,7 @@ export class PublishedSites {
       );
     if (decoded[0] === '~files') return this.file(reply, view, decoded);
     if (decoded[0] === '~search' || decoded[0] === '~search.json' || decoded[0] === '~ask') {
+      const { searchRoute } = await import('./search-pages.js');
       return searchRoute(
         { ai: this.app.config.ai, log: this.app.log },
         request,
@@ -145,6 +150,7 @@ export class PublishedSites {
         );
       }
       const shell = this.shell(reader, place.content, !isPublic);
+      const { renderContentPage } = await renderer();
       const html = await renderContentPage(
         shell,
         place.content,
@@ -175,6 +181,7 @@ export class PublishedSites {
   private async missing(reader: SiteReader, content: SpaceContent | null, address: Address, isPublic: boolean) {
     const fallback = content ?? (await this.defaultContent(reader));
     void address;
+    const { renderMissingPage } = await renderer();
     return rendered(404, 'text/html; charset=utf-8', await renderMissingPage(this.shell(reader, fallback, !isPublic)));
   }
 
@@ -197,7 +204,7 @@ export class PublishedSites {
     return reply.code(result.status).type(result.type).send(result.body);
   }
 
-  private asset(reply: FastifyReply, name: string): FastifyReply {
+  private async asset(reply: FastifyReply, name: string): Promise<FastifyReply> {
     const found =
       name === `site-${CSS.hash}.css`
         ? { body: CSS.body, type: 'text/css; charset=utf-8' }
@@ -233,7 +240,8 @@ export class PublishedSites {
 }
 
 /** A bare page that reveals nothing of the site. */
-export function bare(reply: FastifyReply, status: 401 | 404): FastifyReply {
+export async function bare(reply: FastifyReply, status: 401 | 404): Promise<FastifyReply> {
+  const { renderBarePage } = await renderer();
   const [heading, message] =
     status === 401
       ? ['Authentication required', 'You need to sign in to read this site.']

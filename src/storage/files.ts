@@ -6,7 +6,6 @@
  * Limit: a file is at most {@link MAX_FILE_BYTES} bytes; larger uploads are refused with 413.
  */
 import { createHash } from 'node:crypto';
-import { imageSize } from 'image-size';
 import { payloadTooLarge } from '../core/errors.js';
 import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
@@ -34,8 +33,13 @@ export function gitBlobOid(bytes: Uint8Array | string): string {
 }
 
 /** Width and height of an image, or undefined when the bytes are not an image we can read. */
-export function imageDimensions(bytes: Uint8Array, contentType: string): { width: number; height: number } | undefined {
+export async function imageDimensions(
+  bytes: Uint8Array,
+  contentType: string,
+): Promise<{ width: number; height: number } | undefined> {
   if (!contentType.startsWith('image/')) return undefined;
+  // Loaded with the first image (idle memory: most processes never store one).
+  const { imageSize } = await import('image-size');
   try {
     const { width, height } = imageSize(bytes);
     return width && height ? { width, height } : undefined;
@@ -55,7 +59,7 @@ export async function putBlob(db: Db, bytes: Uint8Array, contentType: string, na
     .values({ hash, bytes: Buffer.from(bytes), size: bytes.byteLength, created_at: nowIso() })
     .onConflict((oc) => oc.column('hash').doNothing())
     .execute();
-  const dimensions = imageDimensions(bytes, contentType);
+  const dimensions = await imageDimensions(bytes, contentType);
   return { hash, size: bytes.byteLength, gitOid: gitBlobOid(bytes), ...(dimensions ? { dimensions } : {}) };
 }
 

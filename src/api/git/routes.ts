@@ -7,7 +7,6 @@
  */
 
 import type { FastifyRequest } from 'fastify';
-import { zipSync } from 'fflate';
 import { Type } from 'typebox';
 import { loadRevision } from '../../content/store.js';
 import type { App } from '../../core/app.js';
@@ -128,6 +127,7 @@ export default async function gitRoutes(app: App) {
       const snapshot = await loadRevision(app.db, space, space.revision_id);
       if (!snapshot) throw new Error(`live revision ${space.revision_id} of space ${space.id} is missing`);
       const layout = await exportLayout(app.db, snapshot);
+      const { zipSync } = await import('fflate'); // on first use: idle memory
       const zip = Buffer.from(zipSync(Object.fromEntries(layout.files), { level: 6 }));
       return reply
         .type('application/zip')

@@ -1,5 +1,4 @@
 /** Changes of organizations: create (the caller becomes its admin), update, and a member's ping. */
-import { SignJWT } from 'jose';
 import type { Static } from 'typebox';
 import { notFound } from '../../core/errors.js';
 import { signingKey } from '../../core/keys.js';
@@ -61,6 +60,8 @@ export async function pingOrganization(ctx: ServiceContext, organizationId: stri
   const membership = await findMembership(ctx.db, organizationId, user.id);
   if (!membership || membership.disabled) throw notFound(`organization ${organizationId} not found`);
   await inTransaction(ctx.db, (trx) => repo.touchLastSeen(trx, organizationId, user.id));
+  // jose is loaded on first use (idle memory): few processes ever sign one of these.
+  const { SignJWT } = await import('jose');
   return new SignJWT({ organization: organizationId, role: membership.role })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(user.id)

@@ -8,17 +8,13 @@ import { badRequest, notFound } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { slugify, uniqueSlug } from '../../core/slug.js';
 import type { Db } from '../../db/database.js';
-import { htmlToDocument } from '../html.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from '../markdown.js';
 import { gitPathIndex, pageGitPath, resolveRelativeLinks } from '../relative-links.js';
 import { readSource } from '../source.js';
 import { type FileEntry, findPage, type PageNode, putDocument, type Snapshot } from '../store.js';
 import { cloneTree, locate, slugsOf } from '../tree.js';
-import { importDocx } from './docx.js';
 import type { ImportBundle, ImportContext, ImportedPage } from './types.js';
 import { titleFromName } from './types.js';
-import { importWebsite } from './website.js';
-import { importZip } from './zip.js';
 
 export const SUPPORTED_SOURCES = ['website', 'docx', 'markdown', 'html', 'zip'] as const;
 
@@ -41,15 +37,20 @@ function nameOf(url: string): string {
   }
 }
 
+/**
+ * The importers of websites, archives, Word and HTML documents (and the HTML parser they share) are
+ * loaded on their first import, not at start-up: they are large and most processes never run one.
+ */
 async function readBundle(db: Db, source: string, url: string, ctx: ImportContext): Promise<ImportBundle> {
-  if (source === 'website') return importWebsite(url, ctx);
+  if (source === 'website') return (await import('./website.js')).importWebsite(url, ctx);
   const { body } = await readSource(url, { allowPrivate: ctx.allowPrivate, maxBytes: MAX_IMPORT_BYTES });
   const name = nameOf(url);
-  if (source === 'zip') return importZip(db, body);
-  if (source === 'docx') return importDocx(db, body, name);
+  if (source === 'zip') return (await import('./zip.js')).importZip(db, body);
+  if (source === 'docx') return (await import('./docx.js')).importDocx(db, body, name);
   const text = body.toString('utf8');
   let page: ImportedPage;
   if (source === 'html') {
+    const { htmlToDocument } = await import('../html.js');
     const { document, title } = htmlToDocument(text);
     page = { id: newId(), title: title ?? titleFromName(name), document, children: [] };
   } else {

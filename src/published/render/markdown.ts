@@ -8,9 +8,8 @@ import type { JsonDocument } from '../../content/document.js';
 import { extractLinks } from '../../content/links.js';
 import { documentToMarkdown } from '../../content/markdown.js';
 import { type FlatPage, getDocuments } from '../../content/store.js';
-import type { SiteReader, SpaceContent } from '../reader.js';
+import { pageLabel, type SiteReader, type SpaceContent } from '../reader.js';
 import { expandIncludes } from './includes.js';
-import { pageLabel } from './nav.js';
 
 type Node = Record<string, unknown>;
 

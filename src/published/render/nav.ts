@@ -7,14 +7,9 @@ import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { FlatPage, PageNode } from '../../content/store.js';
 import type { SiteSectionRow, SiteSpaceRow } from '../../db/schema.js';
-import type { SiteReader, SpaceContent } from '../reader.js';
+import { pageLabel, type SiteReader, type SpaceContent } from '../reader.js';
 
 const text = (value: string): ElementContent => ({ type: 'text', value });
-
-/** A page's title with its emoji, as shown in navigation. */
-export function pageLabel(page: Pick<PageNode, 'title' | 'emoji'>): string {
-  return page.emoji ? `${page.emoji} ${page.title}` : page.title;
-}
 
 /** Section tabs; null when the site has fewer than two sections to choose from. */
 export function sectionTabs(reader: SiteReader, current: SiteSectionRow | null): Element | null {

@@ -10,12 +10,12 @@ import type { Block, ContentRef } from '../../content/document.js';
 import { extractLinks } from '../../content/links.js';
 import { type FlatPage, getDocuments } from '../../content/store.js';
 import { editUrl, pageFilePath } from '../../git/layout.js';
-import type { SpaceContent } from '../reader.js';
+import { pageLabel, type SpaceContent } from '../reader.js';
 import { codeLanguages, DocumentRenderer } from './document.js';
 import { codeThemes, prepareHighlighter } from './highlight.js';
 import { expandIncludes } from './includes.js';
 import { type PageParts, renderShell, type Shell, siteTitle } from './layout.js';
-import { breadcrumbs, pageLabel, pageTree, pagination } from './nav.js';
+import { breadcrumbs, pageTree, pagination } from './nav.js';
 
 const text = (value: string): ElementContent => ({ type: 'text', value });
 
