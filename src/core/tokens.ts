@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.js';
+import { prepare } from '../db/prepared.js';
 import type { UserRow } from '../db/schema.js';
 import { invalidate, TtlCache } from './cache.js';
 import { newId, newSecret } from './ids.js';
@@ -88,6 +89,26 @@ const tokenTag = (tokenId: string) => `token:${tokenId}`;
 /** `last_used_at` is written at most once a minute per token, so a busy token does not write on every request. */
 const LAST_USED_EVERY_MS = 60_000;
 
+/** The token by its secret's hash, with its user (run on a cache miss). */
+const tokenWithUser = prepare((db, p: { hash: string }) =>
+  db
+    .selectFrom('api_tokens')
+    .innerJoin('users', 'users.id', 'api_tokens.user_id')
+    .select([
+      'api_tokens.id as token_id',
+      'api_tokens.scopes',
+      'api_tokens.expires_at',
+      'api_tokens.revoked_at',
+      'api_tokens.last_used_at',
+      'users.id',
+      'users.email',
+      'users.display_name',
+      'users.photo_url',
+      'users.created_at',
+    ])
+    .where('api_tokens.secret_hash', '=', p.hash),
+);
+
 /** Looks the secret up; says why it is refused when it is. */
 export async function verifyToken(db: Db, secret: string): Promise<TokenCheck> {
   const hash = hashSecret(secret);
@@ -95,23 +116,7 @@ export async function verifyToken(db: Db, secret: string): Promise<TokenCheck> {
   let cached = tokens.get(hash, now);
   if (!cached) {
     const readAt = Date.now();
-    const row = await db
-      .selectFrom('api_tokens')
-      .innerJoin('users', 'users.id', 'api_tokens.user_id')
-      .select([
-        'api_tokens.id as token_id',
-        'api_tokens.scopes',
-        'api_tokens.expires_at',
-        'api_tokens.revoked_at',
-        'api_tokens.last_used_at',
-        'users.id',
-        'users.email',
-        'users.display_name',
-        'users.photo_url',
-        'users.created_at',
-      ])
-      .where('api_tokens.secret_hash', '=', hash)
-      .executeTakeFirst();
+    const row = await tokenWithUser.first(db, { hash });
     if (!row) return { ok: false, reason: 'the access token is invalid' };
     if (row.revoked_at) return { ok: false, reason: 'the access token has been revoked' };
     cached = {

@@ -8,6 +8,7 @@ import { invalidate, TtlCache } from '../core/cache.js';
 import { forbidden, notFound } from '../core/errors.js';
 import type { Role } from '../core/schemas.js';
 import type { Db } from '../db/database.js';
+import { prepare } from '../db/prepared.js';
 import { atLeast, isRole } from './roles.js';
 
 export interface OrgMembership {
@@ -53,6 +54,14 @@ export async function cachedMemberCount(
   return n;
 }
 
+const memberRow = prepare((db, p: { organizationId: string; userId: string }) =>
+  db
+    .selectFrom('members')
+    .select(['role', 'disabled'])
+    .where('organization_id', '=', p.organizationId)
+    .where('user_id', '=', p.userId),
+);
+
 export async function findMembership(db: Db, organizationId: string, userId: string): Promise<OrgMembership | null> {
   const tag = membershipTag(organizationId, userId);
   // Inside a transaction the row may be this transaction's own uncommitted change: never cached.
@@ -61,12 +70,7 @@ export async function findMembership(db: Db, organizationId: string, userId: str
     if (cached !== undefined) return cached;
   }
   const readAt = Date.now();
-  const row = await db
-    .selectFrom('members')
-    .select(['role', 'disabled'])
-    .where('organization_id', '=', organizationId)
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  const row = await memberRow.first(db, { organizationId, userId });
   const membership: OrgMembership | null = row
     ? Object.freeze({ organizationId, userId, role: isRole(row.role) ? row.role : null, disabled: row.disabled === 1 })
     : null;

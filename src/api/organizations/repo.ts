@@ -6,6 +6,7 @@ import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
 import { isUniqueViolation } from '../../db/dialect.js';
+import { prepare } from '../../db/prepared.js';
 import type { OrganizationRow, OrganizationUpdate } from '../../db/schema.js';
 import type { CreateOrganizationBody, UpdateOrganizationBody } from './schemas.js';
 
@@ -13,16 +14,9 @@ export async function findOrganization(db: DbOrTrx, id: string): Promise<Organiz
   return db.selectFrom('organizations').selectAll().where('id', '=', id).executeTakeFirst();
 }
 
-/**
- * The organization and whether `userId` owns one of its teams, in one query (the organization
- * endpoints read both on every request).
- */
-export async function findOrganizationForViewer(
-  db: DbOrTrx,
-  id: string,
-  userId: string,
-): Promise<{ org: OrganizationRow; ownsTeam: boolean } | undefined> {
-  const row = await db
+/** The organization with whether the viewer owns one of its teams (`owns_team`: SQLite 0/1, PostgreSQL a boolean). */
+const organizationForViewer = prepare((db, p: { id: string; userId: string }) =>
+  db
     .selectFrom('organizations')
     .selectAll('organizations')
     .select((eb) =>
@@ -33,16 +27,26 @@ export async function findOrganizationForViewer(
             .innerJoin('teams', 'teams.id', 'team_members.team_id')
             .select('team_members.user_id')
             .whereRef('teams.organization_id', '=', 'organizations.id')
-            .where('team_members.user_id', '=', userId)
+            .where('team_members.user_id', '=', p.userId)
             .where('team_members.role', '=', 'owner'),
         )
         .as('owns_team'),
     )
-    .where('organizations.id', '=', id)
-    .executeTakeFirst();
+    .where('organizations.id', '=', p.id),
+);
+
+/**
+ * The organization and whether `userId` owns one of its teams, in one query (the organization
+ * endpoints read both on every request); precompiled, as it runs on each of them.
+ */
+export async function findOrganizationForViewer(
+  db: DbOrTrx,
+  id: string,
+  userId: string,
+): Promise<{ org: OrganizationRow; ownsTeam: boolean } | undefined> {
+  const row = await organizationForViewer.first(db, { id, userId });
   if (!row) return undefined;
   const { owns_team, ...org } = row;
-  // SQLite answers 0/1, PostgreSQL a boolean.
   return { org: org as OrganizationRow, ownsTeam: Boolean(owns_team) };
 }
 

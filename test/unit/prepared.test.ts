@@ -1,0 +1,88 @@
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { newId } from '../../src/core/ids.js';
+import { prepare } from '../../src/db/prepared.js';
+import { createHarness, type Harness } from '../helpers/app.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await createHarness();
+});
+afterAll(async () => h.close());
+
+describe('prepare (precompiled queries)', () => {
+  it('compiles once and runs with each call’s arguments, keeping the query’s own constants', async () => {
+    const { id: orgId, admin } = await h.org();
+    const reader = await h.member(orgId, 'read');
+    let builds = 0;
+    const memberWithRole = prepare((db, p: { org: string; user: string }) => {
+      builds++;
+      return db
+        .selectFrom('members')
+        .select(['user_id', 'role'])
+        .where('organization_id', '=', p.org)
+        .where('user_id', '=', p.user)
+        .where('role', 'in', ['admin', 'read']);
+    });
+    expect(await memberWithRole.first(h.db, { org: orgId, user: admin.user.id })).toEqual({
+      user_id: admin.user.id,
+      role: 'admin',
+    });
+    expect(await memberWithRole.first(h.db, { org: orgId, user: reader.user.id })).toEqual({
+      user_id: reader.user.id,
+      role: 'read',
+    });
+    expect(await memberWithRole.first(h.db, { org: orgId, user: 'nobody' })).toBeUndefined();
+    expect(await memberWithRole.all(h.db, { org: 'nowhere', user: admin.user.id })).toEqual([]);
+    expect(builds).toBe(1);
+  });
+
+  it('puts an argument used twice in both places', async () => {
+    const { id: orgId, admin } = await h.org();
+    const selfJoin = prepare((db, p: { user: string }) =>
+      db
+        .selectFrom('members')
+        .select('organization_id')
+        .where('user_id', '=', p.user)
+        .where((eb) => eb.exists(eb.selectFrom('users').select('users.id').where('users.id', '=', p.user))),
+    );
+    const rows = await selfJoin.all(h.db, { user: admin.user.id });
+    expect(rows.map((r) => r.organization_id)).toContain(orgId);
+  });
+
+  it('runs inside a transaction and sees its uncommitted rows', async () => {
+    const byId = prepare((db, p: { id: string }) =>
+      db.selectFrom('users').select(['id', 'email']).where('id', '=', p.id),
+    );
+    const id = newId();
+    const email = `prepared-${id}@example.test`;
+    await h.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto('users')
+          .values({ id, email, display_name: 'P', photo_url: null, created_at: new Date().toISOString() })
+          .execute();
+        expect(await byId.first(trx, { id })).toEqual({ id, email });
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    expect(await byId.first(h.db, { id })).toBeUndefined();
+  });
+
+  it('refuses an argument written into the SQL text or not used at all', async () => {
+    const inText = prepare((db, p: { id: string }) =>
+      db.selectFrom('users').select('id').where(sql`id`, '=', sql.lit(p.id)),
+    );
+    await expect(inText.first(h.db, { id: 'x' })).rejects.toThrow(/SQL text/);
+    const mentioned = prepare((db, p: { id: string; other: string }) => {
+      void p.other;
+      return db.selectFrom('users').select('id').where('id', '=', p.id);
+    });
+    await expect(mentioned.first(h.db, { id: 'x', other: 'y' })).rejects.toThrow(/"other" is not a parameter/);
+    const combined = prepare((db, p: { id: string }) =>
+      db.selectFrom('users').select('id').where('email', 'like', `${p.id}%`),
+    );
+    await expect(combined.first(h.db, { id: 'x' })).rejects.toThrow(/combined/);
+  });
+});
