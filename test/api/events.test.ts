@@ -279,6 +279,89 @@ describe('site events', () => {
   });
 });
 
+describe('site structure events', () => {
+  it('records site.structure.updated for site spaces, sections and groups, with the structure as presented', async () => {
+    const { id: org, admin } = await h.org();
+    const base = `/v1/orgs/${org}/sites`;
+    const space = (await admin.client.post(`/v1/orgs/${org}/spaces`, { title: 'Guide' })).body;
+    const other = (await admin.client.post(`/v1/orgs/${org}/spaces`, { title: 'API' })).body;
+    const site = (await admin.client.post(base, { title: 'Docs site' })).body;
+    const s = `${base}/${site.id}`;
+    const structureEvents = () => audit(admin, org, `&target=${site.id}&action=site.structure.updated`);
+
+    const siteSpace = await admin.client.post(`${s}/site-spaces`, { spaceId: space.id });
+    expect(siteSpace.status).toBe(201);
+    const [added] = (await structureEvents()) as [any];
+    expect(added).toMatchObject({ target: { id: site.id } });
+    const first = await payload(admin, org, added.id);
+    expect(first).toEqual({
+      object: { type: 'siteSpaces', structure: [expect.objectContaining({ id: siteSpace.body.id })] },
+    });
+
+    const section = await admin.client.post(`${s}/sections`, { spaceId: other.id, title: 'API' });
+    expect(section.status).toBe(201);
+    const sections = (await admin.client.get(`${s}/sections`)).body.items as { id: string }[];
+    expect(
+      (await admin.client.post(`${s}/section-groups`, { title: 'More', sections: [section.body.id] })).status,
+    ).toBe(201);
+    expect((await admin.client.patch(`${s}/sections/${sections[0]?.id}`, { title: 'Guide' })).status).toBe(200);
+    const events = await structureEvents();
+    expect(events).toHaveLength(4);
+    // The newest event's object is what getSiteStructure answers now.
+    const structure = await admin.client.get(`${s}/structure`);
+    expect(structure.status).toBe(200);
+    expect((await payload(admin, org, (events[0] as any).id)).object).toEqual(structure.body);
+    expect(structure.body.type).toBe('sections');
+
+    // A redirect is not structure; refused changes record nothing.
+    const before = await audit(admin, org);
+    const redirect = await admin.client.post(`${s}/redirects`, {
+      source: '/blog',
+      destination: { kind: 'external', url: 'https://blog.test/' },
+    });
+    expect(redirect.status).toBe(201);
+    expect((await admin.client.post(`${s}/sections`, { spaceId: null, siteSectionGroupId: 'missing' })).status).toBe(
+      400,
+    );
+    expect((await admin.client.delete(`${s}/site-spaces/missing`)).status).toBe(404);
+    const reader = await h.member(org, 'read');
+    expect((await reader.client.post(`${s}/site-spaces`, { spaceId: space.id })).status).toBe(403);
+    expect(await audit(admin, org)).toEqual(before);
+  });
+});
+
+describe('integration events', () => {
+  it('records integration.published for the first version and each republication, in the owner organization', async () => {
+    const { id: org, admin } = await h.org();
+    const name = `events-${org.toLowerCase().replace(/[^a-z0-9]/g, '')}`.slice(0, 40);
+    const body = {
+      title: 'Notifier',
+      description: 'Says things',
+      scopes: ['space:content:read'],
+      script: 'export default {}',
+      organization: org,
+    };
+    const first = await admin.client.post(`/v1/integrations/${name}`, body);
+    expect(first.status).toBe(201);
+    const second = await admin.client.post(`/v1/integrations/${name}`, { ...body, title: 'Notifier 2' });
+    expect(second.status).toBe(200);
+    const events = await audit(admin, org, `&target=${name}`);
+    expect(events.map((e) => e.action)).toEqual(['integration.published', 'integration.published']);
+    const [republished, published] = events as [any, any];
+    expect(published.target).toMatchObject({ id: name });
+    expect((await payload(admin, org, published.id)).object).toEqual(first.body);
+    expect((await payload(admin, org, republished.id)).object).toEqual(second.body);
+
+    // A refused publication (an admin of another organization) records nothing.
+    const other = await h.org();
+    const before = await audit(admin, org);
+    expect(
+      (await other.admin.client.post(`/v1/integrations/${name}`, { ...body, organization: other.id })).status,
+    ).toBe(403);
+    expect(await audit(admin, org)).toEqual(before);
+  });
+});
+
 describe('translation events', () => {
   it('records created, updated (with the changed fields) and deleted', async () => {
     const { id: org, admin } = await h.org();

@@ -1,13 +1,20 @@
 /**
  * Every change of integrations: publish (a new integration, or a new version by an admin of the
  * owning organization), install on an organization (its admins), enable an installation on a
- * space (admins of the space). Secrets are sealed before they are stored.
+ * space (admins of the space). Secrets are sealed before they are stored. Publishing records
+ * `integration.published` in the owning organization (every version is a publication).
  */
 import type { Static } from 'typebox';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import { encryptSecret } from '../../core/secrets.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
-import type { IntegrationInstallationRow, IntegrationSpaceInstallationRow, SpaceRow } from '../../db/schema.js';
+import type {
+  IntegrationInstallationRow,
+  IntegrationRow,
+  IntegrationSpaceInstallationRow,
+  SpaceRow,
+} from '../../db/schema.js';
+import { recordEvent } from '../../events/record.js';
 import { type Authorized, authorizeSpace } from '../../permissions/content.js';
 import {
   canSeeIntegration,
@@ -17,6 +24,7 @@ import {
   loadIntegrationViewer,
 } from './access.js';
 import { decodeImage } from './images.js';
+import { presentIntegration } from './present.js';
 import {
   createInstallation,
   findInstallation,
@@ -95,7 +103,16 @@ export async function publishIntegration(
     preview_count: previews.length,
     has_icon: body.icon !== undefined ? 1 : 0,
   };
-  await inTransaction(ctx.db, (trx) => saveIntegration(trx, values, images, existing !== undefined));
+  await inTransaction(ctx.db, async (trx) => {
+    await saveIntegration(trx, values, images, existing !== undefined);
+    const saved = (await findIntegration(trx, name)) as IntegrationRow;
+    await recordEvent(trx, ctx, {
+      type: 'integration.published',
+      organizationId: org.id,
+      target: { object: 'integration', id: name, label: saved.title },
+      data: { object: presentIntegration(saved, org, viewer, ctx.urls) },
+    });
+  });
   return { created: !existing, viewer };
 }
 

@@ -198,14 +198,18 @@ export async function recordSuccess(
   return version;
 }
 
-/** Records a failed processing of `revision`; the last good version stays the latest. */
+/**
+ * Records a failed processing of `revision`; the last good version stays the latest. Returns the
+ * specification as it now is, or undefined when nothing changed (the source changed meanwhile and
+ * this result is obsolete).
+ */
 export async function recordFailure(
   db: DbOrTrx,
   specId: string,
   revision: number,
   failure: { code: ProcessErrorCode; errors: string[]; errorCount: number },
-): Promise<void> {
-  await db
+): Promise<OpenapiSpecRow | undefined> {
+  return db
     .updateTable('openapi_specs')
     .set({
       processing_state: 'complete',
@@ -216,5 +220,6 @@ export async function recordFailure(
     })
     .where('id', '=', specId)
     .where('source_revision', '=', revision)
-    .execute();
+    .returningAll()
+    .executeTakeFirst();
 }

@@ -9,8 +9,10 @@ import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { assertFetchableUrl, FetchError } from '../../core/fetch.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { OpenapiSpecRow, OpenapiSpecVersionRow } from '../../db/schema.js';
+import { recordEvent } from '../../events/record.js';
 import { canEdit, requireCanEdit, requireOrgMember } from '../../permissions/organization.js';
 import type { LoadedSpec } from './load.js';
+import { presentSpec, presentVersion } from './present.js';
 import {
   createSpec,
   deleteSpec,
@@ -99,22 +101,50 @@ export function startSpecProcessing(
   return inTransaction(ctx.db, (trx) => startProcessing(trx, specId, revision));
 }
 
-/** The job records what it loaded (the system): a new version when the content changed. */
+/**
+ * The job records what it loaded (the system): a new version when the content changed, with its
+ * `openapi.version.created` event.
+ */
 export function recordSpecProcessed(
   ctx: ServiceContext,
   spec: OpenapiSpecRow,
   revision: number,
   loaded: LoadedSpec,
 ): Promise<OpenapiSpecVersionRow | null> {
-  return inTransaction(ctx.db, (trx) => recordSuccess(trx, spec, revision, loaded));
+  return inTransaction(ctx.db, async (trx) => {
+    const version = await recordSuccess(trx, spec, revision, loaded);
+    if (version) {
+      await recordEvent(trx, ctx, {
+        type: 'openapi.version.created',
+        organizationId: spec.organization_id,
+        target: { object: 'openapi-spec-version', id: version.id, label: spec.slug },
+        data: { object: presentVersion(spec, version, ctx.urls) },
+      });
+    }
+    return version;
+  });
 }
 
-/** The job records why the source could not be processed (the system). */
+/**
+ * The job records why the source could not be processed (the system), with an
+ * `openapi.processing.failed` event — only when this outcome was stored (not for an obsolete
+ * revision), so once per failed processing of a source.
+ */
 export async function recordSpecFailed(
   ctx: ServiceContext,
   specId: string,
   revision: number,
   failure: { code: ProcessErrorCode; errors: string[]; errorCount: number },
 ): Promise<void> {
-  await inTransaction(ctx.db, (trx) => recordFailure(trx, specId, revision, failure));
+  await inTransaction(ctx.db, async (trx) => {
+    const spec = await recordFailure(trx, specId, revision, failure);
+    if (!spec) return;
+    await recordEvent(trx, ctx, {
+      type: 'openapi.processing.failed',
+      organizationId: spec.organization_id,
+      target: { object: 'openapi-spec', id: spec.id, label: spec.slug },
+      // Events are read by organization admins, who may edit every specification.
+      data: { object: presentSpec(spec, true, ctx.urls) },
+    });
+  });
 }

@@ -5,7 +5,7 @@
 import { notFound } from '../../../core/errors.js';
 import { inTransaction, type ServiceContext } from '../../../core/service.js';
 import type { SiteRedirectRow } from '../../../db/schema.js';
-import { changeStructure, siteToChange } from '../shared/service.js';
+import { siteToChange, withStructure } from '../shared/service.js';
 import { createRedirect, type Destination, deleteRedirect, findRedirect, updateRedirect } from './repo.js';
 
 async function existing(ctx: ServiceContext, siteId: string, id: string): Promise<SiteRedirectRow> {
@@ -21,7 +21,7 @@ export async function createSiteRedirect(
   input: { source: string; destination: Destination },
 ): Promise<SiteRedirectRow> {
   const { site } = await siteToChange(ctx, organizationId, siteId);
-  return changeStructure(ctx, site.id, (trx, structure) => createRedirect(trx, structure, site.id, input));
+  return withStructure(ctx, site.id, (trx, structure) => createRedirect(trx, structure, site.id, input));
 }
 
 /** Changes the source or the destination; returns the redirect as stored now. */
@@ -34,7 +34,7 @@ export async function updateSiteRedirect(
 ): Promise<SiteRedirectRow> {
   const { site } = await siteToChange(ctx, organizationId, siteId);
   const row = await existing(ctx, site.id, redirectId);
-  await changeStructure(ctx, site.id, (trx, structure) => updateRedirect(trx, structure, row, patch));
+  await withStructure(ctx, site.id, (trx, structure) => updateRedirect(trx, structure, row, patch));
   return existing(ctx, site.id, redirectId);
 }
 

@@ -44,7 +44,7 @@ export async function addSectionToSite(
   const existing =
     spaceId === null ? null : await requireSpaceForSite(ctx.db, actingUser(ctx).id, organizationId, spaceId);
   // A new space is made in the same transaction: an unknown group (400) leaves no space behind.
-  const section = await changeStructure(ctx, site.id, async (trx, structure) => {
+  const section = await changeStructure(ctx, { site, role }, async (trx, structure) => {
     const space = existing ?? (await createSpace(trx, organizationId, { title: (title ?? 'Untitled').slice(0, 50) }));
     return addSection(trx, structure, site, space, { title, icon, groupId: siteSectionGroupId });
   });
@@ -60,7 +60,7 @@ export async function updateSiteSection(
 ) {
   const { site, role } = await siteToChange(ctx, organizationId, siteId);
   if (typeof patch.condition === 'string') assertExpression(patch.condition, 'body/condition');
-  await changeStructure(ctx, site.id, (trx, structure) =>
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
     updateSection(trx, structure, sectionIn(structure, sectionId), patch),
   );
   return { site, role };
@@ -72,8 +72,8 @@ export async function deleteSiteSection(
   siteId: string,
   sectionId: string,
 ) {
-  const { site } = await siteToChange(ctx, organizationId, siteId);
-  await changeStructure(ctx, site.id, (trx, structure) =>
+  const { site, role } = await siteToChange(ctx, organizationId, siteId);
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
     deleteSection(trx, structure, sectionIn(structure, sectionId)),
   );
 }
@@ -86,7 +86,7 @@ export async function moveSiteSection(
   input: Static<typeof MoveSectionBody>,
 ) {
   const { site, role } = await siteToChange(ctx, organizationId, siteId);
-  await changeStructure(ctx, site.id, (trx, structure) =>
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
     moveSection(trx, structure, sectionIn(structure, sectionId), input.position),
   );
   return { site, role };
@@ -100,7 +100,9 @@ export async function addSectionGroup(
   input: Static<typeof AddGroupBody>,
 ) {
   const { site, role } = await siteToChange(ctx, organizationId, siteId);
-  const group = await changeStructure(ctx, site.id, (trx, structure) => createGroup(trx, structure, site.id, input));
+  const group = await changeStructure(ctx, { site, role }, (trx, structure) =>
+    createGroup(trx, structure, site.id, input),
+  );
   return { site, role, groupId: group.id };
 }
 
@@ -112,13 +114,15 @@ export async function updateSectionGroup(
   patch: Static<typeof UpdateGroupBody>,
 ) {
   const { site, role } = await siteToChange(ctx, organizationId, siteId);
-  await changeStructure(ctx, site.id, (trx, structure) => updateGroup(trx, groupIn(structure, groupId), patch));
+  await changeStructure(ctx, { site, role }, (trx, structure) => updateGroup(trx, groupIn(structure, groupId), patch));
   return { site, role };
 }
 
 export async function deleteSectionGroup(ctx: ServiceContext, organizationId: string, siteId: string, groupId: string) {
-  const { site } = await siteToChange(ctx, organizationId, siteId);
-  await changeStructure(ctx, site.id, (trx, structure) => deleteGroup(trx, structure, groupIn(structure, groupId)));
+  const { site, role } = await siteToChange(ctx, organizationId, siteId);
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
+    deleteGroup(trx, structure, groupIn(structure, groupId)),
+  );
 }
 
 export async function addSectionToSectionGroup(
@@ -129,7 +133,7 @@ export async function addSectionToSectionGroup(
   sectionId: string,
 ) {
   const { site, role } = await siteToChange(ctx, organizationId, siteId);
-  await changeStructure(ctx, site.id, (trx, structure) =>
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
     addSectionToGroup(trx, structure, groupIn(structure, groupId), sectionId),
   );
   return { site, role };
@@ -142,8 +146,8 @@ export async function removeSectionFromSectionGroup(
   groupId: string,
   sectionId: string,
 ) {
-  const { site } = await siteToChange(ctx, organizationId, siteId);
-  await changeStructure(ctx, site.id, (trx, structure) =>
+  const { site, role } = await siteToChange(ctx, organizationId, siteId);
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
     removeSectionFromGroup(trx, structure, groupIn(structure, groupId), sectionId),
   );
 }
@@ -156,7 +160,7 @@ export async function moveSectionGroup(
   input: Static<typeof MoveGroupBody>,
 ) {
   const { site, role } = await siteToChange(ctx, organizationId, siteId);
-  await changeStructure(ctx, site.id, (trx, structure) =>
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
     moveGroup(trx, structure, groupIn(structure, groupId), input.position),
   );
   return { site, role };

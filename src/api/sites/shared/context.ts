@@ -3,9 +3,9 @@
  * address fields, its structure, the Space objects of its site spaces (as the caller sees them) and
  * the published-URL builder (with the share key, when one was given and is valid).
  */
-import type { App } from '../../../core/app.js';
 import { badRequest } from '../../../core/errors.js';
 import type { Role } from '../../../core/schemas.js';
+import type { Urls } from '../../../core/urls.js';
 import type { Db } from '../../../db/database.js';
 import type { SiteRow } from '../../../db/schema.js';
 import { loadViewer } from '../../../permissions/resolver.js';
@@ -36,26 +36,27 @@ export async function resolveShareKey(db: Db, siteId: string, key: string | unde
   return link.key;
 }
 
+/** The site as `caller` sees it, read through `db` (the app's, or the transaction of a change). */
 export async function loadSiteView(
-  app: App,
+  { db, urls: apiUrls }: { db: Db; urls: Urls },
   site: SiteRow,
   caller: { userId: string; role: Role },
   shareKey: string | null = null,
 ): Promise<SiteView> {
   const [org, structure, viewer] = await Promise.all([
-    loadSiteOrganization(app.db, site.organization_id),
-    loadStructure(app.db, site.id),
-    loadViewer(app.db, site.organization_id, caller.userId),
+    loadSiteOrganization(db, site.organization_id),
+    loadStructure(db, site.id),
+    loadViewer(db, site.organization_id, caller.userId),
   ]);
-  const spaceRows = await findSpacesByIds(app.db, [...new Set(structure.siteSpaces.map((s) => s.space_id))]);
-  const extras = await spaceExtras(app.db, spaceRows);
-  const spaces = new Map(presentSpaces(spaceRows, viewer, extras, app.urls).map((s) => [s.id, s]));
+  const spaceRows = await findSpacesByIds(db, [...new Set(structure.siteSpaces.map((s) => s.space_id))]);
+  const extras = await spaceExtras(db, spaceRows);
+  const spaces = new Map(presentSpaces(spaceRows, viewer, extras, apiUrls).map((s) => [s.id, s]));
   return {
     site,
     org,
     role: caller.role,
     structure,
     spaces,
-    urls: new PublishedUrls(site, org, app.urls, shareKey),
+    urls: new PublishedUrls(site, org, apiUrls, shareKey),
   };
 }

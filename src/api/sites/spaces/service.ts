@@ -34,7 +34,7 @@ export async function addSpaceToSite(
       ? null
       : await requireSpaceForSite(ctx.db, actingUser(ctx).id, organizationId, input.spaceId);
   // A new space is made in the same transaction: an unknown section (400) leaves no space behind.
-  const row = await changeStructure(ctx, site.id, async (trx, structure) => {
+  const row = await changeStructure(ctx, { site, role }, async (trx, structure) => {
     const section = targetSection(structure, input.sectionId);
     const target = space ?? (await createSpace(trx, organizationId, { title: site.title.slice(0, 50) }));
     return insertSiteSpace(trx, site.id, target, section);
@@ -52,7 +52,7 @@ export async function updateSiteSpace(
 ) {
   const { site, role } = await siteToChange(ctx, organizationId, siteId);
   if (typeof patch.condition === 'string') assertExpression(patch.condition, 'body/condition');
-  await changeStructure(ctx, site.id, (trx, structure) =>
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
     updateSiteSpaceRow(trx, structure, siteSpaceIn(structure, siteSpaceId), patch),
   );
   return { site, role };
@@ -64,8 +64,8 @@ export async function deleteSiteSpace(
   siteId: string,
   siteSpaceId: string,
 ) {
-  const { site } = await siteToChange(ctx, organizationId, siteId);
-  await changeStructure(ctx, site.id, (trx, structure) =>
+  const { site, role } = await siteToChange(ctx, organizationId, siteId);
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
     deleteSiteSpaces(trx, structure, [siteSpaceIn(structure, siteSpaceId)]),
   );
 }
@@ -78,7 +78,7 @@ export async function moveSiteSpace(
   input: Static<typeof MoveSiteSpaceBody>,
 ) {
   const { site, role } = await siteToChange(ctx, organizationId, siteId);
-  await changeStructure(ctx, site.id, (trx, structure) =>
+  await changeStructure(ctx, { site, role }, (trx, structure) =>
     moveSiteSpaceRow(trx, structure, siteSpaceIn(structure, siteSpaceId), input.position),
   );
   return { site, role };
