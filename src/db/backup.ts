@@ -7,8 +7,8 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
-import { sqliteFile } from './database.js';
+import type SQLite from 'better-sqlite3';
+import { loadSqlite, sqliteFile } from './database.js';
 import { migrations } from './migrations/index.js';
 
 /** A refusal to explain to the operator (the CLI prints the message, exit code 1). */
@@ -65,7 +65,7 @@ function sqlitePath(databaseUrl: string): string {
 function checkBinderyDatabase(file: string): number {
   let db: SQLite.Database;
   try {
-    db = new SQLite(file, { readonly: true, fileMustExist: true });
+    db = new (loadSqlite())(file, { readonly: true, fileMustExist: true });
   } catch (error) {
     throw new BackupError(`cannot open ${file}: ${(error as Error).message}`);
   }
@@ -105,7 +105,7 @@ export async function backupSqlite(databaseUrl: string, destination: string): Pr
   if (!fs.existsSync(file)) throw new BackupError(`no database at ${file} (DATABASE_URL)`);
   if (fs.existsSync(dest)) throw new BackupError(`${dest} exists: remove it or choose another file name`);
   checkBinderyDatabase(file);
-  const source = new SQLite(file, { fileMustExist: true });
+  const source = new (loadSqlite())(file, { fileMustExist: true });
   try {
     source.pragma('busy_timeout = 5000');
     await copy(source, dest);
@@ -125,7 +125,7 @@ export async function backupSqlite(databaseUrl: string, destination: string): Pr
  * nothing. Leaves the file in rollback-journal mode, which does not matter: the restore replaces it.
  */
 function inUse(file: string): boolean {
-  const db = new SQLite(file, { fileMustExist: true });
+  const db = new (loadSqlite())(file, { fileMustExist: true });
   try {
     db.pragma('busy_timeout = 0');
     return db.pragma('journal_mode = DELETE', { simple: true }) !== 'delete';
@@ -153,7 +153,7 @@ export async function restoreSqlite(databaseUrl: string, backup: string): Promis
   // Written beside the database, then renamed over it: a restore cut short leaves the old database whole.
   const temporary = `${file}.restoring`;
   fs.rmSync(temporary, { force: true });
-  const source = new SQLite(from, { readonly: true, fileMustExist: true });
+  const source = new (loadSqlite())(from, { readonly: true, fileMustExist: true });
   try {
     await copy(source, temporary);
   } catch (error) {

@@ -5,7 +5,7 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import SQLite from 'better-sqlite3';
+import type SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.js';
@@ -25,6 +25,14 @@ export function loadPg(): typeof pg {
     pgModule.types.setTypeParser(pgModule.types.builtins.INT8, (value) => Number(value));
   }
   return pgModule;
+}
+
+let sqliteModule: typeof SQLite | undefined;
+
+/** better-sqlite3, loaded on first use like pg: a PostgreSQL installation never needs it (its native addon). */
+export function loadSqlite(): typeof SQLite {
+  sqliteModule ??= createRequire(import.meta.url)('better-sqlite3') as typeof SQLite;
+  return sqliteModule;
 }
 
 /** The driver under a Db: metrics read the pool's state, backups use SQLite's online backup. */
@@ -60,7 +68,7 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
   }
   const file = sqliteFile(databaseUrl);
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
-  const sqlite = new SQLite(file);
+  const sqlite = new (loadSqlite())(file);
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
