@@ -182,7 +182,8 @@ export async function seed(
   phase('pages done');
   const open = await api.call('POST', `/spaces/${contentSpaceId}/change-requests`, { subject: 'Open change request' });
 
-  // A member (not the admin) from the first page of the list.
+  // A member (not the admin) from the first page of the list: the search endpoint is itself slow
+  // at this size (it scans), and the bench should not wait on it.
   const sample = await api.call('GET', `/orgs/${org}/members?limit=100&role=read`);
   return {
     organizationId: org,

@@ -30,42 +30,6 @@ export function containsInsensitive(column: Expression<unknown>, value: string):
   return sql<SqlBool>`lower(${column}) like ${pattern} escape '\\'`;
 }
 
-/** The smallest string above every string that starts with `prefix` (null: there is none). */
-function prefixEnd(prefix: string): string | null {
-  const points = Array.from(prefix);
-  while (points.length > 0) {
-    const last = (points.pop() as string).codePointAt(0) as number;
-    if (last < 0x10ffff) return points.join('') + String.fromCodePoint(last === 0xd7ff ? 0xe000 : last + 1);
-  }
-  return null;
-}
-
-/**
- * The member search (`search` of the member list): the user's display name, e-mail address or the
- * address's domain starts with `prefix` (given in lower case; e-mail addresses are stored so).
- * Each is a range over an expression indexed by migration 0015, in the same form as its index, so
- * both databases read only the users that match.
- */
-export function memberSearchMatches(
-  dialect: DialectName,
-  user: { name: Expression<string>; email: Expression<string> },
-  prefix: string,
-): Expression<SqlBool> {
-  const keys =
-    dialect === 'postgres'
-      ? [
-          sql`(lower(${user.name}) collate "C")`,
-          sql`(${user.email} collate "C")`,
-          sql`(split_part(${user.email}, '@', 2) collate "C")`,
-        ]
-      : [sql`lower(${user.name})`, user.email, sql`substr(${user.email}, instr(${user.email}, '@') + 1)`];
-  const end = prefixEnd(prefix);
-  const ranges = keys.map((key) =>
-    end === null ? sql`${key} >= ${prefix}` : sql`(${key} >= ${prefix} and ${key} < ${end})`,
-  );
-  return sql<SqlBool>`(${sql.join(ranges, sql` or `)})`;
-}
-
 /** COUNT results arrive as strings (bigint) from pg and as numbers from SQLite. */
 export function toCount(value: string | number | bigint | null | undefined): number {
   return value === null || value === undefined ? 0 : Number(value);

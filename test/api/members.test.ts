@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialectOf, memberSearchMatches } from '../../src/db/dialect.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 
 let h: Harness;
@@ -90,6 +88,9 @@ describe('member list', () => {
     expect((await get('search=SEED%200003')).items.map((m: { id: string }) => m.id)).toEqual([ids[3]]);
     expect((await get(`search=${encodeURIComponent(`${ids[5]}@`.toLowerCase())}`)).items).toHaveLength(1);
     expect((await get('search=%25')).count).toBe(0);
+    // Anywhere in the name or the address, in any case (not only a prefix).
+    expect((await get('search=ED%200003')).items.map((m: { id: string }) => m.id)).toEqual([ids[3]]);
+    expect((await get('search=SEED.TEST')).count).toBe(12);
 
     const asc = await get('order=asc&limit=3');
     expect(asc.items.map((m: { id: string }) => m.id)).toEqual(ids.slice(0, 3));
@@ -109,53 +110,6 @@ describe('member list', () => {
     );
     expect((await c.get(`/v1/orgs/${org.id}/members?sort=age`)).status).toBe(400);
     expect((await c.get(`/v1/orgs/${org.id}/members?order=up`)).status).toBe(400);
-  });
-
-  it('search matches the start of the display name, the e-mail address or its domain, any case, and pages', async () => {
-    const org = await h.org();
-    const ids = await seedMembers(org.id, 30);
-    const c = org.admin.client;
-    const search = async (q: string, extra = '') =>
-      (await c.get(`/v1/orgs/${org.id}/members?search=${encodeURIComponent(q)}${extra}`)).body;
-    const idsOf = (body: { items: { id: string }[] }) => body.items.map((m) => m.id);
-
-    // Display names are "Seed 0000"…; e-mail addresses "<id>@seed.test" (see seedMembers).
-    expect(idsOf(await search('seed 001'))).toEqual(ids.slice(10, 20).reverse());
-    expect(idsOf(await search('sEeD 0027'))).toEqual([ids[27]]);
-    expect(idsOf(await search(`${ids[4]}@`.toUpperCase()))).toEqual([ids[4]]);
-    expect((await search('seed.test')).count).toBe(30);
-    expect((await search('seed.te')).count).toBe(30);
-    // The middle of a word is not the start of one; wildcards are plain characters.
-    expect((await search('eed 0')).count).toBe(0);
-    expect((await search('seed _')).count).toBe(0);
-    expect((await search('seed %')).count).toBe(0);
-    expect((await search('\u{10ffff}')).count).toBe(0);
-
-    // Paging through the matches: each once, in the list's order, next absent at the end.
-    const first = await search('seed 000', '&limit=7&order=asc');
-    expect(first.count).toBe(10);
-    expect(idsOf(first)).toEqual(ids.slice(0, 7));
-    const second = await search('seed 000', `&limit=7&order=asc&page=${first.next.page}`);
-    expect(idsOf(second)).toEqual(ids.slice(7, 10));
-    expect(second.next).toBeUndefined();
-  });
-
-  it('search reads the users through the indexes of their name, e-mail address and domain', async () => {
-    const postgres = dialectOf(h.db) === 'postgres';
-    const users = { name: sql.ref<string>('display_name'), email: sql.ref<string>('email') };
-    const query = sql`select id from users where ${memberSearchMatches(dialectOf(h.db), users, 'ab')}`;
-    // Without statistics PostgreSQL may prefer to scan a small table: ask it not to, as it would not on a large one.
-    const plan = await h.db.transaction().execute(async (trx) => {
-      if (postgres) await sql`set local enable_seqscan = off`.execute(trx);
-      const rows = await sql<Record<string, string>>`explain ${postgres ? sql`` : sql`query plan`} ${query}`.execute(
-        trx,
-      );
-      return rows.rows.map((r) => Object.values(r).join(' ')).join('\n');
-    });
-    expect(plan).toMatch(/users_search_name/);
-    expect(plan).toMatch(/users_search_domain/);
-    expect(plan).toMatch(postgres ? /users_search_email/ : /sqlite_autoindex_users_\d \(email>\? AND email<\?\)/);
-    expect(plan).not.toMatch(/SCAN users|Seq Scan/);
   });
 
   it('is visible to members only', async () => {

@@ -4,8 +4,7 @@ import { type Page, paginate, type SortKey } from '../../core/paging.js';
 import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import { dialectOf, memberSearchMatches } from '../../db/dialect.js';
-import type { Database } from '../../db/schema.js';
+import { containsInsensitive } from '../../db/dialect.js';
 import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
 import { cachedMemberCount } from '../../permissions/organization.js';
 import { loadViewers } from '../../permissions/resolver.js';
@@ -93,12 +92,13 @@ export async function listMembers(
   if (query.role === 'guest') q = q.where('members.role', 'is', null);
   else if (query.role) q = q.where('members.role', '=', query.role);
   if (query.search) {
-    // The matching users first (a subquery over the indexes of migration 0015), then their
-    // memberships by primary key: written as a join filter, both databases walk the whole
-    // organization in the list's order and test every member instead.
-    const users = { name: sql.ref<string>('users.display_name'), email: sql.ref<string>('users.email') };
-    const matches = memberSearchMatches(dialectOf<Database>(db), users, query.search.toLowerCase());
-    q = q.where('members.user_id', 'in', db.selectFrom('users').select('users.id').where(matches));
+    const search = query.search;
+    q = q.where((eb) =>
+      eb.or([
+        containsInsensitive(eb.ref('users.display_name'), search),
+        containsInsensitive(eb.ref('users.email'), search),
+      ]),
+    );
   }
   const direction = query.order ?? 'desc';
   const sort = query.sort ?? 'joinedAt';
