@@ -110,11 +110,17 @@ export function registerErrorHandling(app: FastifyInstance): void {
   app.addHook('preClose', async () => {
     closing = true;
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (closing) return send(reply, 503, 'the server is shutting down', { connection: 'close' });
-    if (request.raw.httpVersion === '1.1' && request.headers.host === undefined) {
-      return send(reply, 400, 'the Host header is required');
+  // A callback hook (no promise per request). Replying ends the request: `done` is not called then.
+  app.addHook('onRequest', (request, reply, done) => {
+    if (closing) {
+      send(reply, 503, 'the server is shutting down', { connection: 'close' });
+      return;
     }
+    if (request.headers.host === undefined && request.raw.httpVersion === '1.1') {
+      send(reply, 400, 'the Host header is required');
+      return;
+    }
+    done();
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {

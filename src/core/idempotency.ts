@@ -13,7 +13,7 @@
  * Requests refused before the handler (authentication, rate limit, validation) never claim the key.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { ApiError, badRequest, conflict } from './errors.js';
@@ -118,8 +118,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       .catch((error) => app.log.warn({ err: error }, 'could not purge expired idempotency keys'));
   }
 
-  app.addHook('preHandler', async (request, reply) => {
-    if (request.method !== 'POST' || !request.auth || !request.routeOptions.url?.startsWith('/v1')) return;
+  async function claimOrReplay(request: FastifyRequest, reply: FastifyReply) {
+    if (request.method !== 'POST' || !request.auth) return;
     const key = header(request, 'idempotency-key');
     if (key === undefined) return;
     if (!/^[\x21-\x7e]{1,255}$/.test(key)) {
@@ -135,9 +135,9 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     const { status, headers, body } = result.stored;
     await reply.code(status).headers(headers).header('idempotent-replayed', 'true').send(body);
     return reply;
-  });
+  }
 
-  app.addHook('onSend', async (request, reply, payload) => {
+  async function storeResponse(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const claimKey = claims.get(request);
     if (!claimKey) return payload;
     claims.delete(request);
@@ -163,5 +163,17 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
     // Stored before the response leaves, so a retry sent after it arrives finds it.
     await row.set({ state: 'done', status: reply.statusCode, headers: JSON.stringify(headers), body: text }).execute();
     return payload;
+  }
+
+  // Only the API's POST routes get the hooks: every other request would run them for nothing.
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method];
+    if (!route.url.startsWith('/v1') || !methods.includes('POST')) return;
+    route.preHandler = [...hooksOf(route.preHandler), claimOrReplay];
+    route.onSend = [...hooksOf(route.onSend), storeResponse];
   });
+}
+
+function hooksOf<T>(hooks: T | T[] | undefined): T[] {
+  return hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks];
 }

@@ -6,6 +6,11 @@
  */
 import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 
+/** How a request appears in every log entry (the logger's `req` serializer): never its headers. */
+export function serializeRequest(request: FastifyRequest): { method: string; url: string; remoteAddress: string } {
+  return { method: request.method, url: request.url, remoteAddress: request.ip };
+}
+
 export class RequestLog extends LogController {
   override incomingRequest(): void {}
 
@@ -18,7 +23,7 @@ export class RequestLog extends LogController {
     if (log.isLevelEnabled && !log.isLevelEnabled('info')) return;
     log.info(
       {
-        req: { method: request.method, url: request.url, remoteAddress: request.ip },
+        req: request,
         res: { statusCode: reply.statusCode },
         responseTime: Math.round(reply.elapsedTime * 100) / 100,
       },

@@ -162,15 +162,35 @@ function findNul(root: unknown): string | null {
  * NUL in text (it would be a 500) and SQLite would store what no client can use, so both refuse it here.
  */
 export function rejectNulCharacters(app: FastifyInstance): void {
-  app.addHook('preValidation', async (request) => {
+  // A callback hook (no promise per request).
+  app.addHook('preValidation', (request, _reply, done) => {
     const parts: [Part, unknown][] = [
       ['params', request.params],
       ['querystring', request.query],
       ['body', request.body],
     ];
     for (const [part, value] of parts) {
+      if (value === undefined || isFlatWithoutNul(value)) continue;
       const where = findNul(value);
-      if (where !== null) throw badRequest(`${part}${where} must not contain a NUL character (\\u0000)`);
+      if (where !== null) return done(badRequest(`${part}${where} must not contain a NUL character (\\u0000)`));
     }
+    done();
   });
+}
+
+/**
+ * Whether `value` is an object of strings (or numbers, booleans, null) with no NUL in its keys or
+ * strings: path parameters and most query strings. Checked without {@link findNul}'s walk.
+ */
+function isFlatWithoutNul(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value) || Buffer.isBuffer(value)) return false;
+  for (const key in value) {
+    if (!Object.hasOwn(value, key)) continue;
+    const child = (value as Record<string, unknown>)[key];
+    if (key.includes('\u0000')) return false;
+    if (typeof child === 'string') {
+      if (child.includes('\u0000')) return false;
+    } else if (child !== null && typeof child === 'object') return false;
+  }
+  return true;
 }

@@ -15,6 +15,8 @@ interface MemoEntry<T> {
   at: number;
   generation: number;
   value: Promise<T>;
+  /** The value once loaded (for {@link Memo.peek}). */
+  settled?: { value: T };
 }
 
 export class Memo<T> {
@@ -32,18 +34,30 @@ export class Memo<T> {
     this.entries.clear();
   }
 
+  /** The loaded, current value of `key` without waiting; undefined when not loaded (or stale). */
+  peek(key: string): T | undefined {
+    const hit = this.entries.get(key);
+    if (!hit?.settled || hit.generation !== this.generation || Date.now() - hit.at >= this.ttlMs) return undefined;
+    return hit.settled.value;
+  }
+
   get(key: string, load: () => Promise<T>): Promise<T> {
     const now = Date.now();
     const hit = this.entries.get(key);
     if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) return hit.value;
     const value = load();
-    const entry = { at: now, generation: this.generation, value };
+    const entry: MemoEntry<T> = { at: now, generation: this.generation, value };
     this.entries.delete(key);
     this.entries.set(key, entry);
-    // A failed load is not remembered.
-    value.catch(() => {
-      if (this.entries.get(key) === entry) this.entries.delete(key);
-    });
+    value.then(
+      (loaded) => {
+        entry.settled = { value: loaded };
+      },
+      () => {
+        // A failed load is not remembered.
+        if (this.entries.get(key) === entry) this.entries.delete(key);
+      },
+    );
     if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
     return value;
   }

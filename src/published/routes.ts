@@ -33,6 +33,15 @@ function pathOf(url: string): string {
   return at < 0 ? url : url.slice(0, at);
 }
 
+/** The host the request was sent to, lower-cased (the first of `X-Forwarded-Host`, else `Host`). */
+function hostOf(request: FastifyRequest): string | undefined {
+  const header = request.headers['x-forwarded-host'] ?? request.headers.host;
+  if (header === undefined) return undefined;
+  const text = String(header);
+  const comma = text.indexOf(',');
+  return (comma < 0 ? text : text.slice(0, comma)).trim().toLowerCase();
+}
+
 function safeDecode(segment: string): string | null {
   try {
     return decodeURIComponent(segment);
@@ -49,12 +58,14 @@ async function publishedPlugin(app: App): Promise<void> {
   const addresses = new Memo<string | null>(HOST_TTL_MS);
   const hosts = new Memo<HostSite[]>(HOST_TTL_MS, 1_000);
 
-  app.addHook('onResponse', async (request, reply) => {
+  // Callback hooks (no promise per request): most requests pass both without any work.
+  app.addHook('onResponse', (request, reply, done) => {
     if (WRITE_METHODS.has(request.method) && reply.statusCode < 400 && request.url.startsWith('/v1/')) {
       published.invalidate();
       addresses.invalidate();
       hosts.invalidate();
     }
+    done();
   });
 
   const secureOf = (request: FastifyRequest, fallback: boolean) => {
@@ -63,28 +74,39 @@ async function publishedPlugin(app: App): Promise<void> {
   };
 
   // Sites on their own host. Hosts are lower-cased; the API's own host is never a site's.
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
-    const feedback = request.method === 'POST' && pathOf(request.url).endsWith('/~feedback');
-    if (request.method !== 'GET' && request.method !== 'HEAD' && !feedback) return;
-    const host = (request.headers['x-forwarded-host'] ?? request.headers.host)
-      ?.toString()
-      .split(',')[0]
-      ?.trim()
-      .toLowerCase();
-    if (!host || host === publicUrl.host) return;
-    const path = pathOf(request.url);
-    const hostname = host.replace(/:\d+$/, '');
-    const sites = await hosts.get(hostname, () => sitesOnHost(app.db, hostname));
-    const match = matchHostSite(sites, path);
-    if (!match) return;
+  const serveOnHost = (request: FastifyRequest, reply: FastifyReply, host: string, site: HostSite) => {
     const secure = secureOf(request, true);
     return published.serve(request, reply, {
-      siteId: match.siteId,
-      basePath: match.basePath,
+      siteId: site.siteId,
+      basePath: site.basePath,
       origin: `${secure ? 'https' : 'http'}://${host}`,
-      rest: path.slice(match.basePath.length),
+      rest: pathOf(request.url).slice(site.basePath.length),
       secure,
     });
+  };
+  // A request for a host known to have no site (or none at its path) goes on at once; the others
+  // wait for the host's sites and are answered here when one matches. Replying ends the request:
+  // `done` is not called then.
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done) => {
+    const method = request.method;
+    if (method !== 'GET' && method !== 'HEAD' && !(method === 'POST' && pathOf(request.url).endsWith('/~feedback'))) {
+      return done();
+    }
+    const host = hostOf(request);
+    if (!host || host === publicUrl.host) return done();
+    const hostname = host.replace(/:\d+$/, '');
+    const known = hosts.peek(hostname);
+    if (known !== undefined) {
+      const match = matchHostSite(known, pathOf(request.url));
+      if (!match) return done();
+      serveOnHost(request, reply, host, match).catch(done);
+      return;
+    }
+    hosts.get(hostname, () => sitesOnHost(app.db, hostname)).then((sites) => {
+      const match = matchHostSite(sites, pathOf(request.url));
+      if (!match) return done();
+      serveOnHost(request, reply, host, match).catch(done);
+    }, done);
   });
 
   const serveAtPublicUrl = async (request: FastifyRequest, reply: FastifyReply) => {
