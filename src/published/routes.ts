@@ -102,11 +102,13 @@ async function publishedPlugin(app: App): Promise<void> {
       serveOnHost(request, reply, host, match).catch(done);
       return;
     }
-    hosts.get(hostname, () => sitesOnHost(app.db, hostname)).then((sites) => {
-      const match = matchHostSite(sites, pathOf(request.url));
-      if (!match) return done();
-      serveOnHost(request, reply, host, match).catch(done);
-    }, done);
+    hosts
+      .get(hostname, () => sitesOnHost(app.db, hostname))
+      .then((sites) => {
+        const match = matchHostSite(sites, pathOf(request.url));
+        if (!match) return done();
+        serveOnHost(request, reply, host, match).catch(done);
+      }, done);
   });
 
   const serveAtPublicUrl = async (request: FastifyRequest, reply: FastifyReply) => {
