@@ -64,5 +64,34 @@ export function actingUser(ctx: ServiceContext): UserRow {
  */
 export async function inTransaction<T>(db: DbOrTrx, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
   if (db.isTransaction) return fn(db as Transaction<Database>);
-  return db.transaction().execute(fn);
+  let opened: Transaction<Database> | undefined;
+  try {
+    return await db.transaction().execute((trx) => {
+      opened = trx;
+      return fn(trx);
+    });
+  } finally {
+    // Committed or rolled back: either way the hooks run (they only drop cached values).
+    const hooks = opened ? endHooks.get(opened) : undefined;
+    if (opened) endHooks.delete(opened);
+    for (const hook of hooks ?? []) hook();
+  }
+}
+
+const endHooks = new WeakMap<object, Array<() => void>>();
+
+/**
+ * Runs `hook` once what `db` wrote is visible to other connections: at once outside a transaction,
+ * else when the outermost {@link inTransaction} that opened it has ended. For cache invalidation,
+ * which must happen again after the commit (a reader between the write and the commit still sees,
+ * and could cache, the old value).
+ */
+export function afterCommit(db: DbOrTrx, hook: () => void): void {
+  if (!db.isTransaction) {
+    hook();
+    return;
+  }
+  const hooks = endHooks.get(db);
+  if (hooks) hooks.push(hook);
+  else endHooks.set(db, [hook]);
 }

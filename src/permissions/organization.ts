@@ -26,7 +26,8 @@ export interface OrgMembership {
  */
 const MEMBERSHIP_TTL_MS = 10_000;
 const memberships = new TtlCache<OrgMembership | null>(MEMBERSHIP_TTL_MS);
-const membershipTag = (organizationId: string, userId: string) => `member:${organizationId}:${userId}`;
+/** The tag of one member row: cached values derived from it carry it. */
+export const membershipTag = (organizationId: string, userId: string) => `member:${organizationId}:${userId}`;
 
 /** Call with every change of a member row (added, removed, role, disabled), before and after it. */
 export function membershipChanged(organizationId: string, userId: string): void {

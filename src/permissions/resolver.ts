@@ -20,6 +20,8 @@
  */
 import type { Role } from '../core/schemas.js';
 import type { Db } from '../db/database.js';
+import { type CollectionShape, collectionTree, grantsOfUser } from './access-cache.js';
+import { findMembership } from './organization.js';
 import { highest, isRole } from './roles.js';
 
 export type NodeType = 'space' | 'collection';
@@ -31,8 +33,6 @@ export interface ContentNode {
   parent_id: string | null;
   default_level: string;
 }
-
-type CollectionShape = Pick<ContentNode, 'parent_id' | 'default_level'>;
 
 /** The facts about one user that resolution needs. */
 export interface ResolveContext {
@@ -117,15 +117,6 @@ export function storeDefaultLevel(level: Role | 'inherit' | null): string {
   return level === null ? 'none' : level;
 }
 
-async function loadCollections(db: Db, organizationId: string): Promise<Map<string, CollectionShape>> {
-  const rows = await db
-    .selectFrom('collections')
-    .select(['id', 'parent_id', 'default_level'])
-    .where('organization_id', '=', organizationId)
-    .execute();
-  return new Map(rows.map((r) => [r.id, { parent_id: r.parent_id, default_level: r.default_level }]));
-}
-
 /** A caller's view of one organization's content: resolves their role on any node, in memory. */
 export class Viewer {
   private readonly memo = new Map<string, Role | null>();
@@ -154,45 +145,24 @@ export class Viewer {
   }
 }
 
-/** Loads what is needed to resolve `userId`'s roles in `organizationId` (four small queries). */
+const NO_GRANTS = new Map<string, Role>();
+const NO_COLLECTIONS = new Map<string, CollectionShape>();
+
+/**
+ * What is needed to resolve `userId`'s roles in `organizationId`: their membership, the grants
+ * reaching them and the collection tree, each from its short-lived cache (./access-cache.ts) or
+ * one query; nothing more for a non-member, who has no role anywhere.
+ */
 export async function loadViewer(db: Db, organizationId: string, userId: string): Promise<Viewer> {
-  const [membership, teams, collections] = await Promise.all([
-    db
-      .selectFrom('members')
-      .select(['role', 'disabled'])
-      .where('organization_id', '=', organizationId)
-      .where('user_id', '=', userId)
-      .executeTakeFirst(),
-    db
-      .selectFrom('team_members')
-      .innerJoin('teams', 'teams.id', 'team_members.team_id')
-      .select('team_members.team_id')
-      .where('teams.organization_id', '=', organizationId)
-      .where('team_members.user_id', '=', userId)
-      .execute(),
-    loadCollections(db, organizationId),
-  ]);
-  const member = membership !== undefined && membership.disabled === 0;
-  const teamIds = teams.map((t) => t.team_id);
-  const rows = member
-    ? await db
-        .selectFrom('content_permissions')
-        .select(['target_type', 'target_id', 'principal_type', 'principal_id', 'role'])
-        .where('organization_id', '=', organizationId)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('principal_type', '=', 'user'), eb('principal_id', '=', userId)]),
-            ...(teamIds.length > 0
-              ? [eb.and([eb('principal_type', '=', 'team'), eb('principal_id', 'in', teamIds)])]
-              : []),
-          ]),
-        )
-        .execute()
-    : [];
+  const membership = await findMembership(db, organizationId, userId);
+  const member = membership !== null && !membership.disabled;
+  const [grants, collections] = member
+    ? await Promise.all([grantsOfUser(db, organizationId, userId), collectionTree(db, organizationId)])
+    : [NO_GRANTS, NO_COLLECTIONS];
   return new Viewer(userId, organizationId, {
-    orgRole: member && isRole(membership?.role) ? membership.role : null,
+    orgRole: member ? membership.role : null,
     member,
-    grantOn: grantsFor(rows, [`user:${userId}`, ...teamIds.map((t) => `team:${t}`)]),
+    grantOn: (type, id) => grants.get(`${type}:${id}`) ?? null,
     collections,
   });
 }
@@ -218,7 +188,7 @@ export async function loadViewers(db: Db, organizationId: string, userIds: strin
       .where('teams.organization_id', '=', organizationId)
       .where('team_members.user_id', 'in', userIds)
       .execute(),
-    loadCollections(db, organizationId),
+    collectionTree(db, organizationId),
   ]);
   const teamIds = [...new Set(teams.map((t) => t.team_id))];
   const grantRows = await db
@@ -282,7 +252,7 @@ export async function aggregateRoles(
   organizationId: string,
   node: ContentNode,
 ): Promise<Array<{ userId: string; role: Role }>> {
-  const collections = await loadCollections(db, organizationId);
+  const collections = await collectionTree(db, organizationId);
   const chain = ancestors(node, collections);
   const [members, teamMembers, grants] = await Promise.all([
     db

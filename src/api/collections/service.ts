@@ -8,6 +8,7 @@ import type { CollectionRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
+import { accessChanged } from '../../permissions/access-cache.js';
 import { authorizeCollection, requireCreateIn } from '../../permissions/content.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { loadViewer } from '../../permissions/resolver.js';
@@ -47,6 +48,7 @@ export async function createCollection(
   await requireCreateIn(ctx.db, viewer, input.parent);
   return inTransaction(ctx.db, async (trx) => {
     const row = await repo.createCollection(trx, organizationId, input);
+    accessChanged(trx, organizationId);
     const role = viewer.roleOn({ type: 'collection', ...row });
     await recordCollectionEvent(trx, ctx, 'collection.created', presentCollection(row, role, ctx.urls));
     return row;
@@ -62,6 +64,7 @@ export async function updateCollection(
   await inTransaction(ctx.db, async (trx) => {
     const before = presentCollection(row, role, ctx.urls);
     await repo.updateCollection(trx, row.id, input);
+    accessChanged(trx, row.organization_id);
     await recordCollectionEvent(trx, ctx, 'collection.updated', await presented(trx, ctx, row.id, role), before);
   });
   return row;
@@ -74,6 +77,7 @@ export async function deleteCollection(ctx: ServiceContext, collectionId: string
     await recordCollectionEvent(trx, ctx, 'collection.deleted', presentCollection(row, role, ctx.urls));
     const ids = subtree(await repo.listCollections(trx, row.organization_id), row.id);
     await repo.deleteCollectionTree(trx, ids);
+    accessChanged(trx, row.organization_id);
   });
 }
 
@@ -97,6 +101,7 @@ export async function moveCollection(
   }
   await inTransaction(ctx.db, async (trx) => {
     await repo.setCollectionParent(trx, row.id, parentId);
+    accessChanged(trx, row.organization_id);
     await placeItem(trx, row.organization_id, parentId, { type: 'collection', id: row.id }, input.position);
     const before = presentCollection(row, role, ctx.urls);
     await recordCollectionEvent(trx, ctx, 'collection.moved', await presented(trx, ctx, row.id, role), before);
@@ -128,6 +133,7 @@ export async function transferCollection(
   await inTransaction(ctx.db, async (trx) => {
     const ids = subtree(await repo.listCollections(trx, row.organization_id), row.id);
     await repo.transferCollectionTree(trx, row.id, ids, targetOrganizationId);
+    accessChanged(trx, row.organization_id, targetOrganizationId);
     // Recorded in the organization it left (whose audit log must show where it went) and the one it joined.
     const before = presentCollection(row, role, ctx.urls);
     const after = await presented(trx, ctx, row.id, role);

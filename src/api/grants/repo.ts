@@ -4,6 +4,7 @@ import { paginate } from '../../core/paging.js';
 import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
+import { accessChanged } from '../../permissions/access-cache.js';
 import type { PrincipalType } from '../../permissions/grants.js';
 import type { NodeType } from '../../permissions/resolver.js';
 
@@ -48,6 +49,7 @@ export async function setGrants(
       )
       .execute();
   }
+  accessChanged(db, target.organizationId);
 }
 
 /** Which of `ids` are members (users) or teams (teams) of the organization. */

@@ -9,6 +9,7 @@ import type { TeamRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
+import { accessChanged } from '../../permissions/access-cache.js';
 import { canManageTeam, type OrgMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { findMembersByKeys } from '../members/repo.js';
 import { presentTeam } from './present.js';
@@ -75,6 +76,7 @@ export async function createTeam(
   return inTransaction(ctx.db, async (trx) => {
     const memberIds = await resolveMemberKeys(trx, organizationId, input.members ?? [], 'body/members');
     const team = await repo.createTeam(trx, organizationId, input.title, memberIds);
+    accessChanged(trx, organizationId);
     await recordTeamEvent(trx, ctx, 'team.created', team);
     return team;
   });
@@ -100,6 +102,7 @@ export async function deleteTeam(ctx: ServiceContext, organizationId: string, te
     // Recorded first: the event shows the team as it was, counts included.
     await recordTeamEvent(trx, ctx, 'team.deleted', team);
     await repo.deleteTeam(trx, teamId);
+    accessChanged(trx, organizationId);
   });
 }
 
@@ -122,6 +125,7 @@ export async function updateTeamMembers(
     for (const [i, id] of roleIds.entries()) upsert.set(id, memberships[roleKeys[i] as string]?.role);
     for (const id of toRemove) upsert.delete(id);
     await repo.applyTeamMembership(trx, teamId, { upsert, remove: toRemove });
+    accessChanged(trx, organizationId);
     await recordTeamEvent(trx, ctx, 'team.members.updated', team, before);
   });
 }
@@ -139,6 +143,7 @@ export async function addTeamMember(
     const before = await presented(trx, team);
     const [memberId] = await resolveMemberKeys(trx, organizationId, [userKey], 'params/userId');
     await repo.applyTeamMembership(trx, teamId, { upsert: new Map([[memberId as string, role]]), remove: new Set() });
+    accessChanged(trx, organizationId);
     await recordTeamEvent(trx, ctx, 'team.members.updated', team, before);
   });
 }
@@ -157,6 +162,7 @@ export async function removeTeamMember(
     }
     const before = await presented(trx, team);
     await repo.applyTeamMembership(trx, teamId, { upsert: new Map(), remove: new Set([userId]) });
+    accessChanged(trx, organizationId);
     await recordTeamEvent(trx, ctx, 'team.members.updated', team, before);
   });
 }
