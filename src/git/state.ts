@@ -7,8 +7,10 @@
  * operation) in `git_sync.sealed_url` while the operation runs, and is cleared when it ends. What
  * is stored, logged and returned is the URL without them ({@link redactUrl}).
  */
+import { invalidate, TtlCache } from '../core/cache.js';
 import { conflict } from '../core/errors.js';
 import { newId } from '../core/ids.js';
+import { afterCommit } from '../core/service.js';
 import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import type { GitSyncRow, RevisionGitRow } from '../db/schema.js';
@@ -196,9 +198,31 @@ export async function recordRevisionGit(
     .values({ revision_id: input.revisionId, ...values })
     .onConflict((oc) => oc.column('revision_id').doUpdateSet(values))
     .execute();
+  const tag = revisionGitTag(input.revisionId);
+  invalidate(tag);
+  afterCommit(db, () => invalidate(tag));
 }
 
+/**
+ * What {@link findRevisionGit} found for each revision (null: nothing recorded), for 10 s: every
+ * read of a page's content with metadata asks it. {@link recordRevisionGit} drops its revision's entry.
+ */
+const revisionGits = new TtlCache<RevisionGit | null>(10_000, 2_000);
+const revisionGitTag = (revisionId: string) => `revision-git:${revisionId}`;
+
 export async function findRevisionGit(db: Db, revisionId: string): Promise<RevisionGit | undefined> {
+  const tag = revisionGitTag(revisionId);
+  if (!db.isTransaction) {
+    const cached = revisionGits.get(tag);
+    if (cached !== undefined) return cached ?? undefined;
+  }
+  const readAt = Date.now();
+  const found = await loadRevisionGit(db, revisionId);
+  if (!db.isTransaction) revisionGits.set(tag, found ?? null, [tag], readAt);
+  return found;
+}
+
+async function loadRevisionGit(db: Db, revisionId: string): Promise<RevisionGit | undefined> {
   const row: RevisionGitRow | undefined = await db
     .selectFrom('revision_git')
     .selectAll()

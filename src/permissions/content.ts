@@ -34,6 +34,22 @@ export async function authorizeSpace(
   options: { includeDeleted?: boolean } = {},
 ): Promise<Authorized<SpaceRow>> {
   const row = await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+  return authorizeLoadedSpace(db, userId, spaceId, row, needed, action, options);
+}
+
+/**
+ * {@link authorizeSpace} of a space row the caller already read (undefined: there is none), for
+ * reads that load the space with what they show in one query.
+ */
+export async function authorizeLoadedSpace<T extends SpaceRow>(
+  db: Db,
+  userId: string,
+  spaceId: string,
+  row: T | undefined,
+  needed: Role,
+  action: string,
+  options: { includeDeleted?: boolean } = {},
+): Promise<Authorized<T>> {
   if (!row || (row.deleted_at && !options.includeDeleted)) throw notFound(`space ${spaceId} not found`);
   const viewer = await loadViewer(db, row.organization_id, userId);
   const role = check(viewer.roleOn({ type: 'space', ...row }), needed, `space ${spaceId}`, action);

@@ -22,8 +22,8 @@ export type SiteAction = 'read' | 'write' | 'admin';
 
 const NEEDED: Record<SiteAction, Role> = { read: 'read', write: 'create', admin: 'admin' };
 
-export interface AuthorizedSite {
-  site: SiteRow;
+export interface AuthorizedSite<T extends SiteRow = SiteRow> {
+  site: T;
   /** The caller's organization role (never a guest's null: guests do not see sites). */
   role: Role;
 }
@@ -44,25 +44,31 @@ export async function authorizeSites(
   return membership.role;
 }
 
-/** The site `siteId` of `organizationId` if the caller may do `action` on it (404 / 403 otherwise). */
-export async function authorizeSite(
+function findSiteOf(db: Db, organizationId: string, siteId: string): Promise<SiteRow | undefined> {
+  return db
+    .selectFrom('sites')
+    .selectAll()
+    .where('id', '=', siteId)
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirst();
+}
+
+/**
+ * The site `siteId` of `organizationId` if the caller may do `action` on it (404 / 403 otherwise).
+ * `find` loads it (by default its row alone; reads load what they show with it).
+ */
+export async function authorizeSite<T extends SiteRow = SiteRow>(
   db: Db,
   userId: string,
   organizationId: string,
   siteId: string,
   action: SiteAction,
   what: string,
-): Promise<AuthorizedSite> {
+  find: (db: Db, organizationId: string, siteId: string) => Promise<T | undefined> = findSiteOf as typeof find,
+): Promise<AuthorizedSite<T>> {
   const membership = await findMembership(db, organizationId, userId);
   const visible = membership !== null && membership.role !== null && !membership.disabled;
-  const site = visible
-    ? await db
-        .selectFrom('sites')
-        .selectAll()
-        .where('id', '=', siteId)
-        .where('organization_id', '=', organizationId)
-        .executeTakeFirst()
-    : undefined;
+  const site = visible ? await find(db, organizationId, siteId) : undefined;
   if (!site || !membership?.role) throw notFound(`site ${siteId} not found`);
   if (!atLeast(membership.role, NEEDED[action])) {
     throw forbidden(`you need the ${NEEDED[action]} role in the organization to ${what}`);
@@ -102,7 +108,13 @@ export async function requireSpaceForSite(
 }
 
 /** {@link authorizeSite} for the `organizationId` and `siteId` path parameters of `request`. */
-export function authorizeSiteOf(db: Db, request: FastifyRequest, action: SiteAction, what: string) {
+export function authorizeSiteOf<T extends SiteRow = SiteRow>(
+  db: Db,
+  request: FastifyRequest,
+  action: SiteAction,
+  what: string,
+  find?: (db: Db, organizationId: string, siteId: string) => Promise<T | undefined>,
+) {
   const { organizationId, siteId } = request.params as { organizationId: string; siteId: string };
-  return authorizeSite(db, caller(request).user.id, organizationId, siteId, action, what);
+  return authorizeSite<T>(db, caller(request).user.id, organizationId, siteId, action, what, find);
 }

@@ -13,23 +13,25 @@ import { authorizeSpace } from '../../permissions/content.js';
 import type { Viewer } from '../../permissions/resolver.js';
 import { findChangeRequest } from './repo.js';
 
-export interface ChangeRequestAccess {
+export interface ChangeRequestAccess<T extends ChangeRequestRow = ChangeRequestRow> {
   space: SpaceRow;
-  changeRequest: ChangeRequestRow;
+  changeRequest: T;
   role: Role;
   viewer: Viewer;
 }
 
-export async function authorizeChangeRequest(
+/** `find` loads the change request (by default its row alone; reads load what they show with it). */
+export async function authorizeChangeRequest<T extends ChangeRequestRow = ChangeRequestRow>(
   db: DbOrTrx,
   userId: string,
   spaceId: string,
   changeRequestKey: string,
   needed: Role,
   action: string,
-): Promise<ChangeRequestAccess> {
+  find: (db: DbOrTrx, spaceId: string, key: string) => Promise<T | undefined> = findChangeRequest as typeof find,
+): Promise<ChangeRequestAccess<T>> {
   const { row: space, role, viewer } = await authorizeSpace(db, userId, spaceId, needed, action);
-  const changeRequest = await findChangeRequest(db, space.id, changeRequestKey);
+  const changeRequest = await find(db, space.id, changeRequestKey);
   if (!changeRequest) throw notFound(`change request ${changeRequestKey} not found in space ${space.id}`);
   return { space, changeRequest, role, viewer };
 }

@@ -12,7 +12,13 @@ import { serviceContext } from '../../core/service.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { authorizeChangeRequest } from './access.js';
 import { changeRequestPath, presentChangeRequest, presentChangeRequests, presentReviewers } from './present.js';
-import { changeRequestExtras, listChangeRequests, listReviewers, reviewerUsers } from './repo.js';
+import {
+  changeRequestExtras,
+  findChangeRequestForRead,
+  listChangeRequests,
+  listReviewers,
+  reviewerUsers,
+} from './repo.js';
 import {
   ChangeRequest,
   ChangeRequestParams,
@@ -103,9 +109,16 @@ export default async function changeRequestRoutes(app: App) {
     },
     async (request) => {
       const { spaceId, changeRequestId } = request.params;
-      return present(
-        await authorizeChangeRequest(app.db, caller(request).user.id, spaceId, changeRequestId, 'read', 'read it'),
+      const { space, changeRequest } = await authorizeChangeRequest(
+        app.db,
+        caller(request).user.id,
+        spaceId,
+        changeRequestId,
+        'read',
+        'read it',
+        findChangeRequestForRead,
       );
+      return presentChangeRequest(changeRequest, space, changeRequest.extras, app.urls);
     },
   );
 

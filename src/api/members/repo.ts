@@ -1,13 +1,14 @@
-import { sql } from 'kysely';
+import { type Expression, expressionBuilder, sql } from 'kysely';
 import type { Static } from 'typebox';
 import { type Page, paginate, type SortKey } from '../../core/paging.js';
 import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import { containsInsensitive } from '../../db/dialect.js';
+import { containsInsensitive, toCount } from '../../db/dialect.js';
+import type { Database } from '../../db/schema.js';
 import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
 import { cachedMemberCount } from '../../permissions/organization.js';
-import { loadViewers } from '../../permissions/resolver.js';
+import { loadViewer, loadViewers } from '../../permissions/resolver.js';
 import { listSiteSpaceNodes } from '../../sites/repo.js';
 import type { ListMembersQuery } from './schemas.js';
 
@@ -63,6 +64,16 @@ export async function findMembersByKeys(db: DbOrTrx, organizationId: string, key
   return membersQuery(db, organizationId).where('members.user_id', 'in', ids).execute();
 }
 
+/** The number of teams of `organizationId` that `userId` is in, as a subquery (the member's `teams`). */
+function teamCount(userId: Expression<string>, organizationId: string) {
+  return expressionBuilder<Database, never>()
+    .selectFrom('team_members')
+    .innerJoin('teams', 'teams.id', 'team_members.team_id')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('team_members.user_id', '=', userId)
+    .where('teams.organization_id', '=', organizationId);
+}
+
 /** A listed member: the record with its `teams` and `spaces` counts, selected with the row. */
 export interface ListedMember extends MemberRecord {
   team_count: number | string | null;
@@ -80,13 +91,7 @@ export async function listMembers(
   query: Static<typeof ListMembersQuery>,
 ): Promise<Page<ListedMember>> {
   let q = membersQuery(db, organizationId).select((eb) => [
-    eb
-      .selectFrom('team_members')
-      .innerJoin('teams', 'teams.id', 'team_members.team_id')
-      .select((inner) => inner.fn.countAll<number | string>().as('n'))
-      .whereRef('team_members.user_id', '=', 'members.user_id')
-      .where('teams.organization_id', '=', organizationId)
-      .as('team_count'),
+    teamCount(eb.ref('members.user_id'), organizationId).as('team_count'),
     grantedSpaceCount('user', eb.ref('members.user_id'), organizationId).as('space_count'),
   ]);
   if (query.role === 'guest') q = q.where('members.role', 'is', null);
@@ -188,6 +193,44 @@ export async function siteCounts(db: DbOrTrx, organizationId: string, userIds: s
     counts.set(userId, reached.size);
   }
   return counts;
+}
+
+/**
+ * One member with their counts, for single reads: the member, their teams and their direct space
+ * grants in one query (subqueries on their indexes), then their sites (the site spaces of the
+ * organization, resolved with the member's cached viewer).
+ */
+export async function findMemberForRead(
+  db: DbOrTrx,
+  organizationId: string,
+  userId: string,
+): Promise<(MemberRecord & { counts: MemberCounts }) | undefined> {
+  const [found, sites] = await Promise.all([
+    membersQuery(db, organizationId)
+      .select((eb) => [
+        teamCount(eb.ref('members.user_id'), organizationId).as('team_count'),
+        grantedSpaceCount('user', eb.ref('members.user_id'), organizationId).as('space_count'),
+      ])
+      .where('members.user_id', '=', userId)
+      .executeTakeFirst(),
+    siteCountOf(db, organizationId, userId),
+  ]);
+  if (!found) return undefined;
+  const { team_count, space_count, ...record } = found;
+  return { ...record, counts: { teams: toCount(team_count), spaces: toCount(space_count), sites } };
+}
+
+/** {@link siteCounts} of one user, with their viewer from the resolver's caches. */
+async function siteCountOf(db: DbOrTrx, organizationId: string, userId: string): Promise<number> {
+  const [nodes, viewer] = await Promise.all([
+    listSiteSpaceNodes(db, organizationId),
+    loadViewer(db, organizationId, userId),
+  ]);
+  const reached = new Set<string>();
+  for (const node of nodes) {
+    if (!reached.has(node.site_id) && viewer.roleOn({ type: 'space', ...node })) reached.add(node.site_id);
+  }
+  return reached.size;
 }
 
 export async function setMemberRole(

@@ -12,7 +12,7 @@ import { presentSpaces, type SpaceObject } from '../spaces/present.js';
 import { findSpacesByIds, listSpaceNodes, spaceExtras } from '../spaces/repo.js';
 import { Space } from '../spaces/schemas.js';
 import { presentMember, presentMembers } from './present.js';
-import { findMember, listMembers, type MemberRecord, memberCounts, siteCounts } from './repo.js';
+import { findMember, findMemberForRead, listMembers, type MemberRecord, memberCounts, siteCounts } from './repo.js';
 import {
   InviteBody,
   InviteResponse,
@@ -89,7 +89,9 @@ export default async function memberRoutes(app: App) {
     async (request) => {
       const { organizationId, userId } = request.params;
       await requireOrgMember(app.db, organizationId, caller(request).user.id);
-      return presentOne(organizationId, userId);
+      const member = await findMemberForRead(app.db, organizationId, userId);
+      if (!member) throw notFound(`member ${userId} not found in organization ${organizationId}`);
+      return presentMember(member, member.counts, app.urls);
     },
   );
 

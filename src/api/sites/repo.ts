@@ -5,9 +5,10 @@ import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../core/slug.js';
 import { nowIso } from '../../core/time.js';
-import { containsInsensitive } from '../../db/dialect.js';
+import { containsInsensitive, toCount } from '../../db/dialect.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
 import { insertSiteSpace } from '../../sites/site-spaces.js';
+import type { SiteOrganization } from '../../sites/urls.js';
 import type { ListSitesQuery, SITE_TYPES, SITE_VISIBILITIES } from './schemas.js';
 
 /** Sites of an organization, oldest first, with the list filters applied in SQL. */
@@ -43,6 +44,39 @@ export async function listSites(
     ],
     filters,
   );
+}
+
+/** A site with what its Site object shows besides its row (see {@link findSiteForRead}). */
+export type SiteForRead = SiteRow & { org: SiteOrganization; siteSpaces: number };
+
+/** The site `siteId` of `organizationId`, its organization's address fields and its site-space count, in one query. */
+export async function findSiteForRead(
+  db: DbOrTrx,
+  organizationId: string,
+  siteId: string,
+): Promise<SiteForRead | undefined> {
+  const found = await db
+    .selectFrom('sites')
+    .innerJoin('organizations', 'organizations.id', 'sites.organization_id')
+    .selectAll('sites')
+    .select(['organizations.hostname as org_hostname', 'organizations.custom_hostname as org_custom_hostname'])
+    .select((eb) =>
+      eb
+        .selectFrom('site_spaces')
+        .select(eb.fn.countAll().as('n'))
+        .whereRef('site_spaces.site_id', '=', 'sites.id')
+        .as('site_spaces'),
+    )
+    .where('sites.id', '=', siteId)
+    .where('sites.organization_id', '=', organizationId)
+    .executeTakeFirst();
+  if (!found) return undefined;
+  const { org_hostname, org_custom_hostname, site_spaces, ...site } = found;
+  return {
+    ...site,
+    org: { id: site.organization_id, hostname: org_hostname, custom_hostname: org_custom_hostname },
+    siteSpaces: toCount(site_spaces),
+  };
 }
 
 /** Number of site spaces of each site in `siteIds` (the Site's `siteSpaces`). */

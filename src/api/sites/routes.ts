@@ -12,7 +12,7 @@ import aggregateRoutes from './aggregate-routes.js';
 import { presentSite } from './present.js';
 import publishedRoutes from './published-routes.js';
 import publishingRoutes from './publishing-routes.js';
-import { countSiteSpaces, listSites } from './repo.js';
+import { countSiteSpaces, findSiteForRead, listSites } from './repo.js';
 import { CreateSiteBody, ListSitesQuery, Site, UpdateSiteBody } from './schemas.js';
 import siteSearchRoutes from './search-routes.js';
 import { createSite, deleteSite, setSitePublished, updateSite } from './service.js';
@@ -94,8 +94,14 @@ export default async function siteRoutes(app: App) {
       schema: { operationId: 'getSiteById', tags, params: SiteParams, response: { 200: Site } },
     },
     async (request) => {
-      const { site, role } = await authorizeSiteOf(app.db, request, 'read', 'read it');
-      return presentOne(site.id, role);
+      const { site, role } = await authorizeSiteOf(app.db, request, 'read', 'read it', findSiteForRead);
+      return presentSite(site, {
+        org: site.org,
+        role,
+        siteSpaces: site.siteSpaces,
+        published: new PublishedUrls(site, site.org, app.urls),
+        urls: app.urls,
+      });
     },
   );
 

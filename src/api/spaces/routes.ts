@@ -7,11 +7,19 @@ import { ListQuery, PagedList, paginateArray } from '../../core/paging.js';
 import { NoContent, Params } from '../../core/schemas.js';
 import { serviceContext } from '../../core/service.js';
 import type { SpaceRow } from '../../db/schema.js';
-import { authorizeSpace } from '../../permissions/content.js';
+import { gitSyncOf } from '../../git/state.js';
+import { authorizeLoadedSpace } from '../../permissions/content.js';
 import { loadViewer, type Viewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
-import { presentSpaces } from './present.js';
-import { findSpace, findSpacesWithExtras, listSpaceNodes, spaceExtras } from './repo.js';
+import { presentSpace, presentSpaces } from './present.js';
+import {
+  findSpace,
+  findSpaceForRead,
+  findSpacesWithExtras,
+  listSpaceNodes,
+  type SpaceForRead,
+  spaceExtras,
+} from './repo.js';
 import { CreateSpaceBody, MoveBody, Space, SpaceParams, UpdateSpaceBody } from './schemas.js';
 import { createSpace, deleteSpace, moveSpace, restoreSpace, updateSpace } from './service.js';
 
@@ -86,12 +94,16 @@ export default async function spaceRoutes(app: App) {
     },
     async (request) => {
       const { user } = caller(request);
-      const { row, role } = await authorizeSpace(app.db, user.id, request.params.spaceId, 'read', 'read it', {
+      const { spaceId } = request.params;
+      const found = await findSpaceForRead(app.db, spaceId);
+      const { role } = await authorizeLoadedSpace(app.db, user.id, spaceId, found?.row, 'read', 'read it', {
         includeDeleted: true,
       });
+      const { row, counts, hasGitSync } = found as SpaceForRead;
       // A deleted space stays visible to its admins, who can restore it.
       if (row.deleted_at && role !== 'admin') throw notFound(`space ${row.id} not found`);
-      return presentOne(row.id, user.id);
+      const gitSync = hasGitSync ? (await gitSyncOf(app.db, [row.id])).get(row.id) : undefined;
+      return presentSpace(row, role, counts, app.urls, gitSync);
     },
   );
 
