@@ -8,6 +8,7 @@
 import { forbidden, notFound } from '../core/errors.js';
 import type { Role } from '../core/schemas.js';
 import type { Db } from '../db/database.js';
+import { prepare } from '../db/prepared.js';
 import type { CollectionRow, SpaceRow } from '../db/schema.js';
 import { loadViewer, type Viewer } from './resolver.js';
 import { atLeast } from './roles.js';
@@ -24,6 +25,12 @@ function check(role: Role | null, needed: Role, what: string, action: string): R
   return role as Role;
 }
 
+// Read by nearly every request on a space or collection: compiled once (db/prepared.ts).
+const spaceById = prepare((db, p: { id: string }) => db.selectFrom('spaces').selectAll().where('id', '=', p.id));
+const collectionById = prepare((db, p: { id: string }) =>
+  db.selectFrom('collections').selectAll().where('id', '=', p.id),
+);
+
 /** The space if the caller has at least `needed` on it (deleted spaces only with `includeDeleted`). */
 export async function authorizeSpace(
   db: Db,
@@ -33,7 +40,7 @@ export async function authorizeSpace(
   action: string,
   options: { includeDeleted?: boolean } = {},
 ): Promise<Authorized<SpaceRow>> {
-  const row = await db.selectFrom('spaces').selectAll().where('id', '=', spaceId).executeTakeFirst();
+  const row = await spaceById.first(db, { id: spaceId });
   return authorizeLoadedSpace(db, userId, spaceId, row, needed, action, options);
 }
 
@@ -64,7 +71,7 @@ export async function authorizeCollection(
   needed: Role,
   action: string,
 ): Promise<Authorized<CollectionRow>> {
-  const row = await db.selectFrom('collections').selectAll().where('id', '=', collectionId).executeTakeFirst();
+  const row = await collectionById.first(db, { id: collectionId });
   if (!row) throw notFound(`collection ${collectionId} not found`);
   const viewer = await loadViewer(db, row.organization_id, userId);
   const role = check(viewer.roleOn({ type: 'collection', ...row }), needed, `collection ${collectionId}`, action);

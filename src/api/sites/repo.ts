@@ -6,6 +6,7 @@ import type { DbOrTrx } from '../../core/service.js';
 import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../core/slug.js';
 import { nowIso } from '../../core/time.js';
 import { containsInsensitive, toCount } from '../../db/dialect.js';
+import { prepare } from '../../db/prepared.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
 import { insertSiteSpace } from '../../sites/site-spaces.js';
 import type { SiteOrganization } from '../../sites/urls.js';
@@ -49,13 +50,8 @@ export async function listSites(
 /** A site with what its Site object shows besides its row (see {@link findSiteForRead}). */
 export type SiteForRead = SiteRow & { org: SiteOrganization; siteSpaces: number };
 
-/** The site `siteId` of `organizationId`, its organization's address fields and its site-space count, in one query. */
-export async function findSiteForRead(
-  db: DbOrTrx,
-  organizationId: string,
-  siteId: string,
-): Promise<SiteForRead | undefined> {
-  const found = await db
+const siteForRead = prepare((db, p: { organizationId: string; siteId: string }) =>
+  db
     .selectFrom('sites')
     .innerJoin('organizations', 'organizations.id', 'sites.organization_id')
     .selectAll('sites')
@@ -67,9 +63,17 @@ export async function findSiteForRead(
         .whereRef('site_spaces.site_id', '=', 'sites.id')
         .as('site_spaces'),
     )
-    .where('sites.id', '=', siteId)
-    .where('sites.organization_id', '=', organizationId)
-    .executeTakeFirst();
+    .where('sites.id', '=', p.siteId)
+    .where('sites.organization_id', '=', p.organizationId),
+);
+
+/** The site `siteId` of `organizationId`, its organization's address fields and its site-space count, in one query. */
+export async function findSiteForRead(
+  db: DbOrTrx,
+  organizationId: string,
+  siteId: string,
+): Promise<SiteForRead | undefined> {
+  const found = await siteForRead.first(db, { organizationId, siteId });
   if (!found) return undefined;
   const { org_hostname, org_custom_hostname, site_spaces, ...site } = found;
   return {

@@ -5,6 +5,7 @@ import { newId } from '../../core/ids.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
 import { toCount } from '../../db/dialect.js';
+import { prepare } from '../../db/prepared.js';
 import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
 import { gitSyncOf } from '../../git/state.js';
 import { storeDefaultLevel } from '../../permissions/resolver.js';
@@ -118,32 +119,35 @@ export interface SpaceForRead {
  * One space with the counters it shows, in one query (each counter a subquery on its index), for
  * single reads; lists use {@link spaceExtras}.
  */
-export async function findSpaceForRead(db: DbOrTrx, id: string): Promise<SpaceForRead | undefined> {
-  const found = await db
+const spaceForRead = prepare((db, p: { id: string }) =>
+  db
     .selectFrom('spaces')
     .selectAll('spaces')
     .select((eb) => [
       changeRequestCount(eb.ref('spaces.id')).as('cr_total'),
       changeRequestCount(eb.ref('spaces.id'), 'open').as('cr_open'),
       changeRequestCount(eb.ref('spaces.id'), 'draft').as('cr_draft'),
-      openCommentCount(eb.ref('spaces.id')).as('open_comments'),
+      openCommentCount(eb.ref('spaces.id')).as('comments_open'),
       eb
         .exists(eb.selectFrom('git_sync').select(sql.lit(1).as('one')).whereRef('git_sync.space_id', '=', 'spaces.id'))
-        .as('git_sync'),
+        .as('git_synced'),
     ])
-    .where('spaces.id', '=', id)
-    .executeTakeFirst();
+    .where('spaces.id', '=', p.id),
+);
+
+export async function findSpaceForRead(db: DbOrTrx, id: string): Promise<SpaceForRead | undefined> {
+  const found = await spaceForRead.first(db, { id });
   if (!found) return undefined;
-  const { cr_total, cr_open, cr_draft, open_comments, git_sync, ...row } = found;
+  const { cr_total, cr_open, cr_draft, comments_open, git_synced, ...row } = found;
   return {
     row,
     counts: {
-      comments: toCount(open_comments),
+      comments: toCount(comments_open),
       changeRequests: toCount(cr_total),
       changeRequestsOpen: toCount(cr_open),
       changeRequestsDraft: toCount(cr_draft),
     },
-    hasGitSync: Boolean(Number(git_sync)),
+    hasGitSync: Boolean(Number(git_synced)),
   };
 }
 
