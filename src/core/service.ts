@@ -9,6 +9,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
+import { transactionEnded } from '../db/after-commit.js';
 import type { Db } from '../db/database.js';
 import type { Database, UserRow } from '../db/schema.js';
 import type { App } from './app.js';
@@ -71,27 +72,9 @@ export async function inTransaction<T>(db: DbOrTrx, fn: (trx: Transaction<Databa
       return fn(trx);
     });
   } finally {
-    // Committed or rolled back: either way the hooks run (they only drop cached values).
-    const hooks = opened ? endHooks.get(opened) : undefined;
-    if (opened) endHooks.delete(opened);
-    for (const hook of hooks ?? []) hook();
+    // Committed or rolled back: either way the hooks run (they drop cached values, wake workers).
+    if (opened) transactionEnded(opened);
   }
 }
 
-const endHooks = new WeakMap<object, Array<() => void>>();
-
-/**
- * Runs `hook` once what `db` wrote is visible to other connections: at once outside a transaction,
- * else when the outermost {@link inTransaction} that opened it has ended. For cache invalidation,
- * which must happen again after the commit (a reader between the write and the commit still sees,
- * and could cache, the old value).
- */
-export function afterCommit(db: DbOrTrx, hook: () => void): void {
-  if (!db.isTransaction) {
-    hook();
-    return;
-  }
-  const hooks = endHooks.get(db);
-  if (hooks) hooks.push(hook);
-  else endHooks.set(db, [hook]);
-}
+export { afterCommit } from '../db/after-commit.js';

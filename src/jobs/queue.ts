@@ -14,13 +14,15 @@ import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import { dialectOf, forUpdateSkipLocked } from '../db/dialect.js';
 import type { Database, JobRow } from '../db/schema.js';
+import { jobEnqueued } from './wake.js';
 
 /** A job claimed this many times without finishing (crash after crash) is given up. */
 export const MAX_ATTEMPTS = 5;
 
 /**
  * Adds a job. Pass the transaction that makes the change the job is about, so both are stored or
- * neither is (then call the worker's `wake()` once it is committed).
+ * neither is; when that transaction is run by `inTransaction`, the workers of this process are
+ * woken once it commits (src/jobs/wake.ts).
  */
 export async function enqueue(
   db: Kysely<Database>,
@@ -46,6 +48,7 @@ export async function enqueue(
       finished_at: null,
     })
     .execute();
+  jobEnqueued(db);
   return id;
 }
 

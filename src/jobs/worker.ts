@@ -1,7 +1,8 @@
 /**
  * The worker loop every server process runs (unless `JOB_CONCURRENCY=0`): it claims jobs of the
  * kinds it has handlers for, runs up to `concurrency` at once, renews their leases while they run,
- * and polls every `pollMs` when idle (`wake()` skips the wait after an enqueue in this process).
+ * and polls every `pollMs` when idle; jobs committed by this process wake it at once (`wake()`,
+ * called through src/jobs/wake.ts).
  * `stop()` cancels running jobs through their AbortSignal and gives them back to the queue.
  */
 import { hostname } from 'node:os';
@@ -10,6 +11,7 @@ import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
 import type { JobRow } from '../db/schema.js';
 import { claimJob, heartbeat, purgeFinished, release, settle } from './queue.js';
+import { onJobsCommitted } from './wake.js';
 
 export interface JobContext {
   jobId: string;
@@ -47,6 +49,7 @@ export class JobWorker {
   private tickPromise: Promise<void> | null = null;
   private tickAgain = false;
   private lastPurge = 0;
+  private stopListening: (() => void) | null = null;
   private readonly settledListeners: ((kind: string, outcome: 'done' | 'failed') => void)[] = [];
 
   constructor(
@@ -74,6 +77,7 @@ export class JobWorker {
   start(): void {
     if (this.active || this.options.concurrency === 0) return;
     this.active = true;
+    this.stopListening = onJobsCommitted(() => this.wake());
     this.schedule(0);
   }
 
@@ -87,6 +91,8 @@ export class JobWorker {
   /** Stops claiming, cancels running jobs and waits until they have been given back. */
   async stop(): Promise<void> {
     this.active = false;
+    this.stopListening?.();
+    this.stopListening = null;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.tickPromise;

@@ -191,6 +191,26 @@ describe('webhook delivery', () => {
   });
 });
 
+describe('delivery right after the change', () => {
+  it('wakes the worker when the change commits: the delivery arrives long before the next poll', async () => {
+    const h = await createHarness({
+      ownDatabase: await ownDatabase('prompt'),
+      fetchAllowPrivate: true,
+      jobPollMs: 60_000,
+      jobConcurrency: 1,
+    });
+    cleanups.push(() => h.close());
+    const r = await receiver();
+    const { id: org, admin } = await h.org();
+    await subscribe(admin, org, r, ['space.created']);
+    const started = Date.now();
+    expect((await admin.client.post(`/v1/orgs/${org}/spaces`, { title: 'Prompt' })).status).toBe(201);
+    const [received] = (await r.waitFor(1, 10_000)) as [any];
+    expect(received.verified).toMatchObject({ type: 'space.created', data: { object: { title: 'Prompt' } } });
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
 describe('a delivering process killed mid-attempt', () => {
   it('leaves the delivery to another process, which completes it with the same webhook-id', async () => {
     const database = await ownDatabase('crash');

@@ -34,7 +34,6 @@ export default async function gitRoutes(app: App) {
       allowPrivate: app.config.fetchAllowPrivate,
       secretsKey: () => secretsKey(app.db, app.config.secretsKey, request.log),
     });
-    app.jobs.wake();
     request.log.info({ spaceId, operationId, repository: redactUrl(body.url) }, `Git ${direction} queued`);
   }
 

@@ -74,7 +74,6 @@ export default async function openapiRoutes(app: App) {
     async (request, reply) => {
       const ctx = serviceContext(app, request);
       const created = await createOpenApiSpec(ctx, request.params.organizationId, request.body, fetchOptions);
-      app.jobs.wake();
       reply.code(201).header('location', specLocation(created.spec, app.urls));
       return presentSpec(created.spec, created.canEdit, app.urls);
     },
@@ -115,7 +114,6 @@ export default async function openapiRoutes(app: App) {
       const ctx = serviceContext(app, request);
       const put = await putOpenApiSpec(ctx, organizationId, specSlug, request.body.source, fetchOptions);
       if (put.created) reply.code(201).header('location', specLocation(put.spec, app.urls));
-      app.jobs.wake();
       return presentSpec(put.spec, put.canEdit, app.urls);
     },
   );

@@ -179,7 +179,6 @@ export default async function webhookRoutes(app: App) {
     async (request, reply) => {
       const { organizationId, webhookId } = request.params;
       const delivery = await service.pingWebhook(serviceContext(app, request), organizationId, webhookId);
-      app.jobs.wake();
       return reply.code(202).send(presentDelivery(delivery));
     },
   );
@@ -240,7 +239,6 @@ export default async function webhookRoutes(app: App) {
     async (request, reply) => {
       const { organizationId, webhookId, deliveryId } = request.params;
       const delivery = await service.redeliver(serviceContext(app, request), organizationId, webhookId, deliveryId);
-      app.jobs.wake();
       return reply.code(202).send(presentDelivery(delivery));
     },
   );
