@@ -12,10 +12,12 @@
  *   process through autocannon, to 127.0.0.1 only. Every URL must answer 200 before it is loaded.
  * - Seeding runs on one server process; the measured server is a fresh one (idle RSS after start).
  * - WORKERS rows: a few endpoints again with WORKERS=N (node:cluster); CPU from /proc of every process.
+ * - What recording events costs the write paths: off, on, and on with a webhook (bench/events.ts).
  *
  * Tunables: BENCH_DURATION (s per endpoint, default 4), BENCH_WARMUP (1), BENCH_CONNECTIONS (50),
  * BENCH_MEMBERS (100000), BENCH_WORKERS (cores), BENCH_WRITES (write operations timed, 30; 0: none),
- * BENCH_ONLY (a regular expression: only the endpoints it matches, for quick A/B runs).
+ * BENCH_EVENT_ROUNDS (rounds of the events comparison, 5, sharing BENCH_WRITES operations per path
+ * and mode; 0: none), BENCH_ONLY (a regular expression: only the read endpoints it matches).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -26,6 +28,7 @@ import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { isPostgresUrl } from '../src/db/database.js';
+import { type EventCostRow, eventCostTable, measureEventCost } from './events.js';
 import { Api, bootstrap, PAGES, type Seeded, seed } from './seed.js';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -36,6 +39,7 @@ const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 50);
 const MEMBERS = positiveNumber('BENCH_MEMBERS', 100_000);
 const WORKERS = positiveNumber('BENCH_WORKERS', os.availableParallelism());
 const WRITES = Number(process.env.BENCH_WRITES ?? 30);
+const EVENT_ROUNDS = Number(process.env.BENCH_EVENT_ROUNDS ?? 5);
 /** Only the endpoints whose name matches this regular expression (for quick A/B runs). */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const PAGE_LIMIT = 100;
@@ -223,7 +227,7 @@ async function startServer(
   return { name, baseUrl, pid: child.pid as number, stats, stop };
 }
 
-function startBindery(databaseUrl: string, workers = 1): Promise<Server> {
+function startBindery(databaseUrl: string, workers = 1, env: Record<string, string> = {}): Promise<Server> {
   return startServer(
     workers > 1 ? `bindery x${workers}` : 'bindery',
     ['--import', './bench/instrument.mjs', 'bin/bindery.js', 'serve'],
@@ -233,6 +237,7 @@ function startBindery(databaseUrl: string, workers = 1): Promise<Server> {
       PUBLIC_URL: 'http://bench.invalid',
       RATE_LIMIT_PER_MINUTE: '0',
       WORKERS: String(workers),
+      ...env,
     },
     '/readyz',
   );
@@ -594,6 +599,7 @@ interface DatabaseRun {
   rows: Row[];
   workerRows: Row[];
   writes: WriteRow[];
+  eventCost: EventCostRow[];
   rssIdle: number;
   rssLoaded: number;
   rssIdleWorkers: number;
@@ -661,8 +667,18 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
     const rssLoaded = processTree(server.pid).rss;
     log(`[${label}] write paths`);
     const writes = WRITES > 0 ? await measureWrites(server, seeded) : [];
-    const loadAverage = os.loadavg();
     await server.stop();
+    let eventCost: EventCostRow[] = [];
+    if (EVENT_ROUNDS > 0 && WRITES > 0) {
+      log(`[${label}] what recording events costs the write paths`);
+      eventCost = await measureEventCost(seeded, {
+        start: (env) => startBindery(databaseUrl, 1, env),
+        rounds: EVENT_ROUNDS,
+        opsPerRound: Math.max(1, Math.round(WRITES / EVENT_ROUNDS)),
+        log: (line) => log(`[${label}] ${line}`),
+      });
+    }
+    const loadAverage = os.loadavg();
 
     let workerRows: Row[] = [];
     let rssIdleWorkers = Number.NaN;
@@ -686,7 +702,7 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
     } else {
       workerRows = [];
     }
-    return { label, seeded, rows, workerRows, writes, rssIdle, rssLoaded, rssIdleWorkers, loadAverage };
+    return { label, seeded, rows, workerRows, writes, eventCost, rssIdle, rssLoaded, rssIdleWorkers, loadAverage };
   } finally {
     await server.stop();
   }
@@ -775,6 +791,15 @@ function printRun(run: DatabaseRun, ceilings: Map<string, Measurement>, sqlite?:
     ['operation', 'ms', 'CPU µs/req', 'queries/req'],
     run.writes.map((w) => [w.endpoint, fixed(w.ms, 1), fixed(w.cpuPerRequest, 0), fixed(w.queriesPerRequest, 1)]),
   );
+  if (run.eventCost.length) {
+    console.log(
+      'recording events (modes alternated in rounds; off = BINDERY_BENCH_NO_EVENTS=1; vs off: throughput and CPU relative to off):',
+    );
+    table(
+      ['operation', 'events', 'ops', 'ms/op', 'CPU µs/op', 'queries/op', 'throughput vs off', 'CPU vs off'],
+      eventCostTable(run.eventCost),
+    );
+  }
   console.log(
     `(seeded through the API in ${fixed(run.seeded.seconds, 0)} s; load average at the end ${run.loadAverage.map((l) => fixed(l, 2)).join(' ')})`,
   );

@@ -14,6 +14,13 @@ import { activeWebhooks, insertDelivery } from '../webhooks/repo.js';
 import { insertEvent } from './repo.js';
 import { type EventInput, subscribes } from './types.js';
 
+/**
+ * Benchmark-only switch (`npm run bench` starts one server with it to measure what recording costs
+ * the write paths; see bench/events.ts): when set, `recordEvent` writes nothing. Never set it in
+ * production: the audit log and webhooks would silently miss every change.
+ */
+const BENCH_NO_EVENTS = process.env.BINDERY_BENCH_NO_EVENTS === '1';
+
 /** The job kind that sends one delivery. */
 export const DELIVER_JOB = 'webhook.deliver';
 
@@ -75,6 +82,7 @@ export async function recordEvent(
     data: JSON.stringify(input.data),
     created_at: nowIso(),
   };
+  if (BENCH_NO_EVENTS) return row;
   await insertEvent(trx, row);
   if (options.onlyWebhookId) {
     await scheduleDelivery(trx, row, options.onlyWebhookId);
