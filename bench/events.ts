@@ -2,14 +2,15 @@
  * What recording events costs the write paths (#14: "recording events costs a write path less than
  * 10 % of its throughput"). The same write paths run against one seeded database in three modes:
  *
- * - off: a server started with BINDERY_BENCH_NO_EVENTS=1 (a benchmark-only switch: `recordEvent`
- *   writes nothing) and no job worker;
- * - on: a server that records events, the organization having no webhook;
+ * - off: BINDERY_BENCH_NO_EVENTS=1 set in the server (a benchmark-only switch: `recordEvent`
+ *   writes nothing);
+ * - on: the same server recording events, the organization having no webhook;
  * - on + webhook: the same server while one active webhook subscribed to `*` points at a receiver
  *   this process runs, so each event also writes a delivery and its job, which that server sends.
  *
- * Modes alternate within each round (off, on, on + webhook, then again), so the noise of a shared
- * machine falls on all of them alike. Operations run one at a time, each prepared untimed (a merge's
+ * One server process runs every mode (bench/instrument.mjs sets the switch in it), and the order
+ * of the modes turns each round, so warm-up, caches and the noise of a shared machine fall on all
+ * of them alike. Operations run one at a time, each prepared untimed (a merge's
  * change request and its edit); ms/op is the client's wall time of the operation (1 / throughput
  * at one connection); CPU µs/op and queries/op are the serving process's, from just before the
  * operation until its deliveries (if any) have reached the receiver, so they include sending them.
@@ -22,6 +23,8 @@ export interface BenchServer {
   baseUrl: string;
   pid: number;
   stats(): Promise<{ queries: number; cpuMicros: number } | null>;
+  /** Sets (or, with null, removes) an environment variable in the running server. */
+  setEnv(key: string, value: string | null): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -109,19 +112,20 @@ function writePaths(s: Seeded): WritePath[] {
 
 export async function measureEventCost(s: Seeded, options: EventCostOptions): Promise<EventCostRow[]> {
   const receiver = await startReceiver();
-  const off = await options.start({ BINDERY_BENCH_NO_EVENTS: '1', JOB_CONCURRENCY: '0' });
-  const on = await options.start({ FETCH_ALLOW_PRIVATE: 'true' });
-  const servers = {
-    off: { server: off, api: new Api(off.baseUrl, s.token) },
-    on: { server: on, api: new Api(on.baseUrl, s.token) },
-  };
-  const paths = { off: writePaths(s), on: writePaths(s) };
+  // One server for every mode: `off` sets BINDERY_BENCH_NO_EVENTS in it, the others clear it. Two
+  // processes (one per mode) differed by 30–50 % for reasons of their own, more than the cost measured.
+  const server = await options.start({ FETCH_ALLOW_PRIVATE: 'true' });
+  const api = new Api(server.baseUrl, s.token);
+  const paths = writePaths(s);
   const totals = new Map<string, EventCostRow>();
   try {
-    for (let round = 0; round < options.rounds; round++) {
-      options.log(`[events] round ${round + 1}/${options.rounds}`);
-      for (const mode of MODES) {
-        const { server, api } = mode === 'off' ? servers.off : servers.on;
+    // Round 0 warms the process up (every mode and path once, untimed): the first operations of a
+    // fresh process run cold code, which made whichever mode went first look slowest.
+    for (let round = 0; round <= options.rounds; round++) {
+      options.log(round === 0 ? '[events] warm-up round' : `[events] round ${round}/${options.rounds}`);
+      // The order of the modes turns each round, so none always runs first (or after another).
+      for (const mode of MODES.map((_, i) => MODES[(i + round) % MODES.length] as Mode)) {
+        await server.setEnv('BINDERY_BENCH_NO_EVENTS', mode === 'off' ? '1' : null);
         let webhookId: string | null = null;
         if (mode === 'on + webhook') {
           const hook = await api.call('POST', `/orgs/${s.organizationId}/webhooks`, {
@@ -156,7 +160,7 @@ export async function measureEventCost(s: Seeded, options: EventCostOptions): Pr
           }
         };
         try {
-          for (const path of mode === 'off' ? paths.off : paths.on) {
+          for (const path of paths) {
             const row = totals.get(`${mode}\n${path.name}`) ?? {
               path: path.name,
               mode,
@@ -165,8 +169,8 @@ export async function measureEventCost(s: Seeded, options: EventCostOptions): Pr
               cpuMicros: 0,
               queries: 0,
             };
-            totals.set(`${mode}\n${path.name}`, row);
-            for (let i = 0; i < options.opsPerRound; i++) {
+            if (round > 0) totals.set(`${mode}\n${path.name}`, row);
+            for (let i = 0; i < (round === 0 ? 1 : options.opsPerRound); i++) {
               const prepared = await path.prepare(api, i);
               await drained();
               const received = receiver.received();
@@ -193,7 +197,7 @@ export async function measureEventCost(s: Seeded, options: EventCostOptions): Pr
     }
     options.log(`[events] the receiver got ${receiver.received()} deliveries`);
   } finally {
-    await Promise.all([off.stop(), on.stop()]);
+    await server.stop();
     await receiver.close();
   }
   return [...totals.values()];

@@ -1,7 +1,8 @@
 // Preloaded into the benchmarked server (`node --import ./bench/instrument.mjs bin/bindery.js serve`):
 // counts the SQL statements the process executes, at the driver (better-sqlite3 statement runs,
 // pg `Client.query` calls), and answers `{type: 'stats'}` on the IPC channel with that count, the
-// process's CPU time and RSS. Nothing of Bindery is changed; the count includes BEGIN/COMMIT.
+// process's CPU time and RSS, and sets an environment variable on `{type: 'env'}`. Nothing of
+// Bindery is changed; the count includes BEGIN/COMMIT.
 import { createRequire } from 'node:module';
 
 const require = createRequire(import.meta.url);
@@ -27,6 +28,14 @@ pg.Client.prototype.query = function counted(...args) {
 };
 
 process.on('message', (message) => {
+  // The events bench switches recording off and on in this one process (BINDERY_BENCH_NO_EVENTS),
+  // so both modes run with the same warm caches, JIT state and job worker.
+  if (message?.type === 'env' && process.send) {
+    if (message.value === null) delete process.env[message.key];
+    else process.env[message.key] = message.value;
+    process.send({ type: 'env', id: message.id });
+    return;
+  }
   if (message?.type !== 'stats' || !process.send) return;
   const cpu = process.cpuUsage();
   process.send({

@@ -128,6 +128,8 @@ interface Server {
   pid: number;
   /** Counters of the server process (IPC); null when it has none (the ceiling). */
   stats(): Promise<Stats | null>;
+  /** Sets (null: removes) an environment variable in the server process (IPC, instrumented servers only). */
+  setEnv(key: string, value: string | null): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -183,7 +185,9 @@ async function startServer(
   let asked = 0;
   const waiting = new Map<number, (stats: Stats) => void>();
   child.on('message', (message: { type?: string; id?: number } & Stats) => {
-    if (message?.type === 'stats' && message.id !== undefined) waiting.get(message.id)?.(message);
+    if ((message?.type === 'stats' || message?.type === 'env') && message.id !== undefined) {
+      waiting.get(message.id)?.(message);
+    }
   });
   const stats = async (): Promise<Stats | null> => {
     // With WORKERS > 1 the IPC channel reaches the primary, which runs no queries: not counted.
@@ -194,6 +198,16 @@ async function startServer(
     const result = await Promise.race([answer, sleep(5_000).then(() => null)]);
     waiting.delete(id);
     return result;
+  };
+
+  const setEnv = async (key: string, value: string | null): Promise<void> => {
+    if (!args.includes('./bench/instrument.mjs')) throw new Error(`${name} cannot set ${key}: not instrumented`);
+    const id = ++asked;
+    const answer = new Promise<unknown>((resolve) => waiting.set(id, resolve));
+    child.send({ type: 'env', id, key, value });
+    const done = await Promise.race([answer.then(() => true), sleep(5_000).then(() => false)]);
+    waiting.delete(id);
+    if (!done) throw new Error(`${name} did not confirm setting ${key}`);
   };
 
   const baseUrl = `http://${HOST}:${port}`;
@@ -224,7 +238,7 @@ async function startServer(
     }
     await sleep(100);
   }
-  return { name, baseUrl, pid: child.pid as number, stats, stop };
+  return { name, baseUrl, pid: child.pid as number, stats, setEnv, stop };
 }
 
 function startBindery(databaseUrl: string, workers = 1, env: Record<string, string> = {}): Promise<Server> {

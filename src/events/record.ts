@@ -15,11 +15,12 @@ import { insertEvent } from './repo.js';
 import { type EventInput, subscribes } from './types.js';
 
 /**
- * Benchmark-only switch (`npm run bench` starts one server with it to measure what recording costs
- * the write paths; see bench/events.ts): when set, `recordEvent` writes nothing. Never set it in
- * production: the audit log and webhooks would silently miss every change.
+ * Benchmark-only switch (`npm run bench` sets and clears it in one running server to measure what
+ * recording costs the write paths; see bench/events.ts): while it is `1`, `recordEvent` writes
+ * nothing. Read on each call for that reason. Never set it in production: the audit log and
+ * webhooks would silently miss every change.
  */
-const BENCH_NO_EVENTS = process.env.BINDERY_BENCH_NO_EVENTS === '1';
+const benchNoEvents = () => process.env.BINDERY_BENCH_NO_EVENTS === '1';
 
 /** The job kind that sends one delivery. */
 export const DELIVER_JOB = 'webhook.deliver';
@@ -82,7 +83,7 @@ export async function recordEvent(
     data: JSON.stringify(input.data),
     created_at: nowIso(),
   };
-  if (BENCH_NO_EVENTS) return row;
+  if (benchNoEvents()) return row;
   await insertEvent(trx, row);
   if (options.onlyWebhookId) {
     await scheduleDelivery(trx, row, options.onlyWebhookId);
