@@ -115,12 +115,9 @@ export interface SpaceForRead {
   hasGitSync: boolean;
 }
 
-/**
- * One space with the counters it shows, in one query (each counter a subquery on its index), for
- * single reads; lists use {@link spaceExtras}.
- */
-const spaceForRead = prepare((db, p: { id: string }) =>
-  db
+/** Spaces with the counters they show (each a subquery on its index) and whether Git Sync is set up. */
+function selectSpacesWithCounters(db: DbOrTrx) {
+  return db
     .selectFrom('spaces')
     .selectAll('spaces')
     .select((eb) => [
@@ -131,9 +128,14 @@ const spaceForRead = prepare((db, p: { id: string }) =>
       eb
         .exists(eb.selectFrom('git_sync').select(sql.lit(1).as('one')).whereRef('git_sync.space_id', '=', 'spaces.id'))
         .as('git_synced'),
-    ])
-    .where('spaces.id', '=', p.id),
-);
+    ]);
+}
+
+/**
+ * One space with the counters it shows, in one query (each counter a subquery on its index), for
+ * single reads; lists use {@link spaceExtras}.
+ */
+const spaceForRead = prepare((db, p: { id: string }) => selectSpacesWithCounters(db).where('spaces.id', '=', p.id));
 
 export async function findSpaceForRead(db: DbOrTrx, id: string): Promise<SpaceForRead | undefined> {
   const found = await spaceForRead.first(db, { id });
@@ -174,20 +176,7 @@ export async function findSpacesWithExtras(
 ): Promise<{ rows: SpaceRow[]; extras: SpaceExtras }> {
   const extras: SpaceExtras = { counts: new Map(), gitSync: new Map() };
   if (ids.length === 0) return { rows: [], extras };
-  const selected = await db
-    .selectFrom('spaces')
-    .selectAll('spaces')
-    .select((eb) => [
-      changeRequestCount(eb.ref('spaces.id')).as('cr_total'),
-      changeRequestCount(eb.ref('spaces.id'), 'open').as('cr_open'),
-      changeRequestCount(eb.ref('spaces.id'), 'draft').as('cr_draft'),
-      openCommentCount(eb.ref('spaces.id')).as('comments_open'),
-      eb
-        .exists(eb.selectFrom('git_sync').select(sql.lit(1).as('one')).whereRef('git_sync.space_id', '=', 'spaces.id'))
-        .as('git_synced'),
-    ])
-    .where('spaces.id', 'in', ids)
-    .execute();
+  const selected = await selectSpacesWithCounters(db).where('spaces.id', 'in', ids).execute();
   const byId = new Map(selected.map((r) => [r.id, r]));
   const rows: SpaceRow[] = [];
   const synced: string[] = [];
