@@ -84,11 +84,12 @@ export async function recordEvent(
     created_at: nowIso(),
   };
   if (benchNoEvents()) return row;
-  await insertEvent(trx, row);
+  const { activeWebhooks: subscribers } = await insertEvent(trx, row);
   if (options.onlyWebhookId) {
     await scheduleDelivery(trx, row, options.onlyWebhookId);
     return row;
   }
+  if (subscribers === 0) return row;
   for (const webhook of await activeWebhooks(trx, input.organizationId)) {
     if (subscribes(JSON.parse(webhook.events) as string[], row.type)) await scheduleDelivery(trx, row, webhook.id);
   }
