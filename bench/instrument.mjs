@@ -8,24 +8,28 @@ import { createRequire } from 'node:module';
 const require = createRequire(import.meta.url);
 let queries = 0;
 
-const SQLite = require('better-sqlite3');
-const probe = new SQLite(':memory:');
-const statement = Object.getPrototypeOf(probe.prepare('select 1'));
-probe.close();
-for (const method of ['all', 'get', 'run', 'iterate']) {
-  const original = statement[method];
-  statement[method] = function counted(...args) {
+// Only the driver this server will use is loaded (and patched): loading the other would add its
+// memory to the RSS the bench reports.
+if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) {
+  const pg = require('pg');
+  const query = pg.Client.prototype.query;
+  pg.Client.prototype.query = function counted(...args) {
     queries++;
-    return original.apply(this, args);
+    return query.apply(this, args);
   };
+} else {
+  const SQLite = require('better-sqlite3');
+  const probe = new SQLite(':memory:');
+  const statement = Object.getPrototypeOf(probe.prepare('select 1'));
+  probe.close();
+  for (const method of ['all', 'get', 'run', 'iterate']) {
+    const original = statement[method];
+    statement[method] = function counted(...args) {
+      queries++;
+      return original.apply(this, args);
+    };
+  }
 }
-
-const pg = require('pg');
-const query = pg.Client.prototype.query;
-pg.Client.prototype.query = function counted(...args) {
-  queries++;
-  return query.apply(this, args);
-};
 
 process.on('message', (message) => {
   // The events bench switches recording off and on in this one process (BINDERY_BENCH_NO_EVENTS),

@@ -43,6 +43,8 @@ const EVENT_ROUNDS = Number(process.env.BENCH_EVENT_ROUNDS ?? 5);
 /** Only the endpoints whose name matches this regular expression (for quick A/B runs). */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const PAGE_LIMIT = 100;
+/** When "idle RSS after start" is read: after the server has settled (see src/core/memory.ts). */
+const IDLE_AFTER_MS = 8_000;
 const CLOCK_TICK_MICROS = 10_000; // /proc reports CPU time in USER_HZ (100 per second on Linux)
 
 function positiveNumber(name: string, fallback: number): number {
@@ -643,7 +645,9 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
 
   const server = await startBindery(databaseUrl);
   try {
-    await sleep(2_000);
+    // Idle: a server that has settled after start-up (it gives start-up memory back ~6 s after
+    // listening, src/core/memory.ts).
+    await sleep(IDLE_AFTER_MS);
     const rssIdle = processTree(server.pid).rss;
     const deepPage = Math.round(0.9 * Math.ceil(seeded.memberCount / PAGE_LIMIT));
     const deepCursor = await pageCursor(server.baseUrl, seeded, deepPage);
@@ -700,7 +704,7 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
     if (WORKERS > 1 && isPostgresUrl(databaseUrl)) {
       const cluster = await startBindery(databaseUrl, WORKERS);
       try {
-        await sleep(2_000);
+        await sleep(IDLE_AFTER_MS);
         rssIdleWorkers = processTree(cluster.pid).rss;
         const picked = groups
           .flat()

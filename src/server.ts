@@ -8,9 +8,9 @@
 import cluster from 'node:cluster';
 import type { AddressInfo } from 'node:net';
 import closeWithGrace from 'close-with-grace';
-import { buildApp } from './app.js';
 import type { Config } from './config.js';
 import { listenForInvalidations, relayInvalidations } from './core/cache.js';
+import { releaseStartupMemory } from './core/memory.js';
 import { createDb } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 
@@ -24,6 +24,8 @@ export function listeningLine(address: AddressInfo): string {
 export async function startServer(config: Config): Promise<void> {
   if (config.workers > 1 && cluster.isPrimary) return startWorkers(config);
   listenForInvalidations();
+  // Imported here, not above: a cluster's primary serves nothing and need not hold the application.
+  const { buildApp } = await import('./app.js');
   const app = await buildApp({ config });
   closeWithGrace({ delay: 10_000 }, async ({ signal, err }) => {
     if (err) app.log.error({ err }, 'shutting down after an error');
@@ -31,6 +33,7 @@ export async function startServer(config: Config): Promise<void> {
     await app.close();
   });
   await app.listen({ port: config.port, host: config.host });
+  releaseStartupMemory();
   // stderr: stdout carries the JSON log lines, which log collectors parse. Workers of a cluster
   // share the port: the first one says it.
   if (!cluster.isWorker || cluster.worker?.id === 1) {
@@ -64,4 +67,5 @@ async function startWorkers(config: Config): Promise<void> {
     });
   }
   for (let i = 0; i < config.workers; i++) cluster.fork();
+  releaseStartupMemory();
 }
