@@ -63,3 +63,15 @@ export function forUpdate<DB, TB extends keyof DB, O>(
 ): SelectQueryBuilder<DB, TB, O> {
   return dialectOf(db as Kysely<unknown>) === 'postgres' ? query.forUpdate() : query;
 }
+
+/**
+ * `column IN (the strings of the JSON array json)`: a list of any length as one parameter (a JSON
+ * text, `JSON.stringify(ids)`), so the query has one SQL text whatever the length and can be
+ * precompiled (see prepared.ts) instead of built per request with one parameter per value. Both
+ * databases look the values up on the column's index.
+ */
+export function inJsonArray<DB>(db: Kysely<DB>, column: Expression<string>, json: string): Expression<SqlBool> {
+  return dialectOf(db) === 'postgres'
+    ? sql<SqlBool>`${column} in (select json_array_elements_text(cast(${json} as json)))`
+    : sql<SqlBool>`${column} in (select value from json_each(${json}))`;
+}

@@ -139,6 +139,14 @@ export class Viewer {
     return resolveRole(this.ctx, node, this.memo);
   }
 
+  /**
+   * The role on a space given by its row (or any object with these columns). Lists call it per row:
+   * it copies the three fields, where `roleOn({ type: 'space', ...row })` copies the whole row.
+   */
+  roleOnSpace(space: Pick<ContentNode, 'id' | 'parent_id' | 'default_level'>): Role | null {
+    return this.roleOn({ type: 'space', id: space.id, parent_id: space.parent_id, default_level: space.default_level });
+  }
+
   roleOnCollection(id: string): Role | null {
     const shape = this.ctx.collections.get(id);
     return shape ? this.roleOn({ type: 'collection', id, ...shape }) : null;

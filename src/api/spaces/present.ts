@@ -50,12 +50,6 @@ export function presentSpace(
 /** Presents spaces as `viewer` sees them, with what `spaceExtras` loaded for the whole list. */
 export function presentSpaces(spaces: SpaceRow[], viewer: Viewer, extras: SpaceExtras, urls: Urls): SpaceObject[] {
   return spaces.map((s) =>
-    presentSpace(
-      s,
-      viewer.roleOn({ type: 'space', ...s }),
-      extras.counts.get(s.id) as SpaceCounts,
-      urls,
-      extras.gitSync.get(s.id),
-    ),
+    presentSpace(s, viewer.roleOnSpace(s), extras.counts.get(s.id) as SpaceCounts, urls, extras.gitSync.get(s.id)),
   );
 }

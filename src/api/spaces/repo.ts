@@ -4,7 +4,7 @@ import { positionAtEnd } from '../../content-tree/order.js';
 import { newId } from '../../core/ids.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import { toCount } from '../../db/dialect.js';
+import { inJsonArray, toCount } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
 import { gitSyncOf } from '../../git/state.js';
@@ -69,14 +69,20 @@ export async function setSpaceDeleted(db: DbOrTrx, id: string, deleted: boolean)
 
 /** The light rows the resolver needs, for every live space of an organization (or of one collection). */
 export async function listSpaceNodes(db: DbOrTrx, organizationId: string, parentId?: string) {
-  let q = db
+  if (parentId === undefined) return spaceNodesOfOrganization.all(db, { organizationId });
+  return selectSpaceNodes(db, organizationId).where('parent_id', '=', parentId).execute();
+}
+
+function selectSpaceNodes(db: DbOrTrx, organizationId: string) {
+  return db
     .selectFrom('spaces')
     .select(['id', 'parent_id', 'default_level', 'position', 'created_at'])
     .where('organization_id', '=', organizationId)
     .where('deleted_at', 'is', null);
-  if (parentId !== undefined) q = q.where('parent_id', '=', parentId);
-  return q.execute();
 }
+
+/** Every space list of an organization starts with this one: precompiled. */
+const spaceNodesOfOrganization = prepare((db, p: { organizationId: string }) => selectSpaceNodes(db, p.organizationId));
 
 /** Full rows of `ids`, in the order of `ids`. */
 export async function findSpacesByIds(db: DbOrTrx, ids: string[]): Promise<SpaceRow[]> {
@@ -140,18 +146,28 @@ const spaceForRead = prepare((db, p: { id: string }) => selectSpacesWithCounters
 export async function findSpaceForRead(db: DbOrTrx, id: string): Promise<SpaceForRead | undefined> {
   const found = await spaceForRead.first(db, { id });
   if (!found) return undefined;
-  const { cr_total, cr_open, cr_draft, comments_open, git_synced, ...row } = found;
+  return { row: found, counts: countsOf(found), hasGitSync: Boolean(Number(found.git_synced)) };
+}
+
+/** The counters selected by {@link selectSpacesWithCounters}, as a Space shows them. */
+function countsOf(found: {
+  cr_total: number | string | null;
+  cr_open: number | string | null;
+  cr_draft: number | string | null;
+  comments_open: number | string | null;
+}): SpaceCounts {
   return {
-    row,
-    counts: {
-      comments: toCount(comments_open),
-      changeRequests: toCount(cr_total),
-      changeRequestsOpen: toCount(cr_open),
-      changeRequestsDraft: toCount(cr_draft),
-    },
-    hasGitSync: Boolean(Number(git_synced)),
+    comments: toCount(found.comments_open),
+    changeRequests: toCount(found.cr_total),
+    changeRequestsOpen: toCount(found.cr_open),
+    changeRequestsDraft: toCount(found.cr_draft),
   };
 }
+
+/** {@link selectSpacesWithCounters} for a page of ids (a JSON array), precompiled: building it cost ~150 µs. */
+const spacesWithCounters = prepare((db, p: { ids: string }) =>
+  selectSpacesWithCounters(db).where((eb) => inJsonArray(db, eb.ref('spaces.id'), p.ids)),
+);
 
 /** What presenting a list of spaces needs besides their rows: counters and Git Sync state, one query each. */
 export interface SpaceExtras {
@@ -176,22 +192,18 @@ export async function findSpacesWithExtras(
 ): Promise<{ rows: SpaceRow[]; extras: SpaceExtras }> {
   const extras: SpaceExtras = { counts: new Map(), gitSync: new Map() };
   if (ids.length === 0) return { rows: [], extras };
-  const selected = await selectSpacesWithCounters(db).where('spaces.id', 'in', ids).execute();
+  const selected = await spacesWithCounters.all(db, { ids: JSON.stringify(ids) });
   const byId = new Map(selected.map((r) => [r.id, r]));
   const rows: SpaceRow[] = [];
   const synced: string[] = [];
   for (const id of ids) {
     const found = byId.get(id);
     if (!found) continue;
-    const { cr_total, cr_open, cr_draft, comments_open, git_synced, ...row } = found;
-    rows.push(row);
-    extras.counts.set(id, {
-      comments: toCount(comments_open),
-      changeRequests: toCount(cr_total),
-      changeRequestsOpen: toCount(cr_open),
-      changeRequestsDraft: toCount(cr_draft),
-    });
-    if (Number(git_synced)) synced.push(id);
+    // The selected row is a SpaceRow with the counters as extra columns, passed on as it is:
+    // copying it without them (`const { cr_total, …, ...row } = found`) cost ~4 µs a row.
+    rows.push(found);
+    extras.counts.set(id, countsOf(found));
+    if (Number(found.git_synced)) synced.push(id);
   }
   if (synced.length > 0) extras.gitSync = await gitSyncOf(db, synced);
   return { rows, extras };

@@ -75,7 +75,7 @@ export default async function spaceRoutes(app: App) {
       if (!viewer.isMember) throw notFound(`organization ${organizationId} not found`);
       // Guests are listed the spaces granted to them; everyone sees only what they can read.
       const readable = (await listSpaceNodes(app.db, organizationId))
-        .filter((s) => atLeast(viewer.roleOn({ type: 'space', ...s }), 'read'))
+        .filter((s) => atLeast(viewer.roleOnSpace(s), 'read'))
         .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
       const page = paginateArray(readable, (s) => s.id, request.query);
       const { rows, extras } = await findSpacesWithExtras(
