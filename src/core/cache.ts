@@ -76,6 +76,26 @@ export class TtlCache<V> {
   }
 }
 
+/**
+ * Reads `key` through `cache` outside transactions (a transaction may read its own uncommitted
+ * change, which must not be cached for everyone); `load` runs on a miss.
+ */
+export async function readThrough<V>(
+  db: { readonly isTransaction: boolean },
+  cache: TtlCache<V>,
+  key: string,
+  tags: string[],
+  load: () => Promise<V>,
+): Promise<V> {
+  if (db.isTransaction) return load();
+  const hit = cache.get(key);
+  if (hit !== undefined) return hit;
+  const readAt = Date.now();
+  const value = await load();
+  cache.set(key, value, tags, readAt);
+  return value;
+}
+
 function invalidateHere(tags: readonly string[]): void {
   const now = Date.now();
   if (invalidatedAt.size > 10_000) {

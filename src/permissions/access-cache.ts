@@ -10,7 +10,7 @@
  * are rare next to reads, and one tag cannot be forgotten for a subset. A removed member's team
  * memberships go with their membership tag (`membershipChanged`).
  */
-import { invalidate, TtlCache } from '../core/cache.js';
+import { invalidate, readThrough, TtlCache } from '../core/cache.js';
 import type { Role } from '../core/schemas.js';
 import { afterCommit, type DbOrTrx } from '../core/service.js';
 import { membershipTag } from './organization.js';
@@ -41,26 +41,9 @@ export function accessChanged(db: DbOrTrx, ...organizationIds: string[]): void {
   afterCommit(db, () => invalidate(...tags));
 }
 
-/** Reads through `cache` outside transactions (a transaction may read its own uncommitted change). */
-async function cached<V>(
-  db: DbOrTrx,
-  cache: TtlCache<V>,
-  key: string,
-  tags: string[],
-  load: () => Promise<V>,
-): Promise<V> {
-  if (db.isTransaction) return load();
-  const hit = cache.get(key);
-  if (hit !== undefined) return hit;
-  const readAt = Date.now();
-  const value = await load();
-  cache.set(key, value, tags, readAt);
-  return value;
-}
-
 /** The organization's collections: parent and default level by id. */
 export function collectionTree(db: DbOrTrx, organizationId: string): Promise<ReadonlyMap<string, CollectionShape>> {
-  return cached(db, collectionTrees, organizationId, [accessTag(organizationId)], async () => {
+  return readThrough(db, collectionTrees, organizationId, [accessTag(organizationId)], async () => {
     const rows = await db
       .selectFrom('collections')
       .select(['id', 'parent_id', 'default_level'])
@@ -73,7 +56,7 @@ export function collectionTree(db: DbOrTrx, organizationId: string): Promise<Rea
 /** The grants reaching `userId` in `organizationId`, directly or through their teams, in one query. */
 export function grantsOfUser(db: DbOrTrx, organizationId: string, userId: string): Promise<GrantMap> {
   const tags = [accessTag(organizationId), membershipTag(organizationId, userId)];
-  return cached(db, userGrants, `${organizationId}:${userId}`, tags, async () => {
+  return readThrough(db, userGrants, `${organizationId}:${userId}`, tags, async () => {
     const rows = await db
       .selectFrom('content_permissions')
       .select(['target_type', 'target_id', 'role'])

@@ -12,6 +12,7 @@ import { accessChanged } from '../../permissions/access-cache.js';
 import { authorizeCollection, requireCreateIn } from '../../permissions/content.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { loadViewer } from '../../permissions/resolver.js';
+import { siteNodesChanged } from '../../sites/node-cache.js';
 import { presentCollection } from './present.js';
 import * as repo from './repo.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
@@ -78,6 +79,7 @@ export async function deleteCollection(ctx: ServiceContext, collectionId: string
     const ids = subtree(await repo.listCollections(trx, row.organization_id), row.id);
     await repo.deleteCollectionTree(trx, ids);
     accessChanged(trx, row.organization_id);
+    siteNodesChanged(trx, row.organization_id);
   });
 }
 
@@ -134,6 +136,7 @@ export async function transferCollection(
     const ids = subtree(await repo.listCollections(trx, row.organization_id), row.id);
     await repo.transferCollectionTree(trx, row.id, ids, targetOrganizationId);
     accessChanged(trx, row.organization_id, targetOrganizationId);
+    siteNodesChanged(trx, row.organization_id, targetOrganizationId);
     // Recorded in the organization it left (whose audit log must show where it went) and the one it joined.
     const before = presentCollection(row, role, ctx.urls);
     const after = await presented(trx, ctx, row.id, role);

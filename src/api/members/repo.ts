@@ -9,7 +9,7 @@ import type { Database } from '../../db/schema.js';
 import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
 import { cachedMemberCount } from '../../permissions/organization.js';
 import { loadViewer, loadViewers } from '../../permissions/resolver.js';
-import { listSiteSpaceNodes } from '../../sites/repo.js';
+import { siteSpaceNodes } from '../../sites/node-cache.js';
 import type { ListMembersQuery } from './schemas.js';
 
 /** A member joined with their user. */
@@ -183,7 +183,7 @@ export async function memberCounts(
  */
 export async function siteCounts(db: DbOrTrx, organizationId: string, userIds: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
-  const nodes = await listSiteSpaceNodes(db, organizationId);
+  const nodes = await siteSpaceNodes(db, organizationId);
   if (nodes.length === 0) return counts;
   for (const [userId, viewer] of await loadViewers(db, organizationId, userIds)) {
     const reached = new Set<string>();
@@ -197,8 +197,8 @@ export async function siteCounts(db: DbOrTrx, organizationId: string, userIds: s
 
 /**
  * One member with their counts, for single reads: the member, their teams and their direct space
- * grants in one query (subqueries on their indexes), then their sites (the site spaces of the
- * organization, resolved with the member's cached viewer).
+ * grants in one query (subqueries on their indexes), then their sites (the organization's cached
+ * site-space nodes, resolved with the member's cached viewer).
  */
 export async function findMemberForRead(
   db: DbOrTrx,
@@ -223,7 +223,7 @@ export async function findMemberForRead(
 /** {@link siteCounts} of one user, with their viewer from the resolver's caches. */
 async function siteCountOf(db: DbOrTrx, organizationId: string, userId: string): Promise<number> {
   const [nodes, viewer] = await Promise.all([
-    listSiteSpaceNodes(db, organizationId),
+    siteSpaceNodes(db, organizationId),
     loadViewer(db, organizationId, userId),
   ]);
   const reached = new Set<string>();

@@ -14,6 +14,7 @@ import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
 import { authorizeSite, authorizeSites, requireSpaceForSite } from '../../permissions/sites.js';
+import { siteNodesChanged } from '../../sites/node-cache.js';
 import { findSite, loadSiteOrganization } from '../../sites/repo.js';
 import { makeDefaultSection } from '../../sites/sections.js';
 import { makeDefaultSiteSpace } from '../../sites/site-spaces.js';
@@ -72,6 +73,7 @@ export async function createSite(
   }
   const site = await inTransaction(ctx.db, async (trx) => {
     const row = await insertSite(trx, organizationId, input, spaces);
+    siteNodesChanged(trx, organizationId);
     await recordSiteEvent(trx, ctx, 'site.created', organizationId, await presented(trx, ctx, row.id, role));
     return row;
   });
@@ -131,6 +133,7 @@ export async function deleteSite(ctx: ServiceContext, organizationId: string, si
     // Recorded first: the event shows the site as it was.
     await recordSiteEvent(trx, ctx, 'site.deleted', site.organization_id, await presented(trx, ctx, site.id, role));
     await deleteSiteRow(trx, site.id);
+    siteNodesChanged(trx, site.organization_id);
   });
 }
 

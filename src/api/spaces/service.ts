@@ -10,6 +10,7 @@ import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
 import { authorizeSpace, requireCreateIn } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
+import { siteNodesChanged } from '../../sites/node-cache.js';
 import { presentSpace } from './present.js';
 import * as repo from './repo.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
@@ -70,6 +71,8 @@ export async function updateSpace(
   await inTransaction(ctx.db, async (trx) => {
     const { object: before } = await presented(trx, ctx, row.id, role);
     await repo.updateSpace(trx, row.id, input);
+    // Of a space's fields, the sites of its organization's members depend on its default level only.
+    if (input.defaultLevel !== undefined) siteNodesChanged(trx, row.organization_id);
     await recordSpaceEvent(trx, ctx, 'space.updated', row.id, role, before);
   });
   return row;
@@ -83,6 +86,7 @@ export async function deleteSpace(ctx: ServiceContext, spaceId: string): Promise
   if (row.deleted_at) return;
   await inTransaction(ctx.db, async (trx) => {
     await repo.setSpaceDeleted(trx, row.id, true);
+    siteNodesChanged(trx, row.organization_id);
     await recordSpaceEvent(trx, ctx, 'space.deleted', row.id, role);
   });
 }
@@ -100,6 +104,7 @@ export async function restoreSpace(ctx: ServiceContext, spaceId: string): Promis
     const parentId = row.parent_id ? await repo.findLiveParent(trx, row.parent_id) : null;
     const position = await positionAtEnd(trx, row.organization_id, parentId);
     await repo.restoreSpace(trx, row.id, parentId, position);
+    siteNodesChanged(trx, row.organization_id);
     await recordSpaceEvent(trx, ctx, 'space.restored', row.id, role);
   });
   return row;
@@ -121,6 +126,7 @@ export async function moveSpace(
     const { object: before } = await presented(trx, ctx, row.id, role);
     const visibility = !parentId && row.visibility === 'in-collection' ? 'private' : row.visibility;
     await repo.moveSpace(trx, row.id, parentId, visibility);
+    siteNodesChanged(trx, row.organization_id);
     await placeItem(trx, row.organization_id, parentId, { type: 'space', id: row.id }, input.position);
     await recordSpaceEvent(trx, ctx, 'space.moved', row.id, role, before);
   });

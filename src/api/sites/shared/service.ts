@@ -8,6 +8,7 @@ import { actingUser, inTransaction, type ServiceContext } from '../../../core/se
 import type { Database } from '../../../db/schema.js';
 import { recordEvent } from '../../../events/record.js';
 import { type AuthorizedSite, authorizeSite, type SiteAction } from '../../../permissions/sites.js';
+import { siteNodesChanged } from '../../../sites/node-cache.js';
 import { findSite } from '../../../sites/repo.js';
 import { loadStructure, type Structure } from '../../../sites/structure.js';
 import { loadSiteView } from './context.js';
@@ -39,7 +40,8 @@ export function withStructure<T>(
 /**
  * Changes the site's structure (site spaces, sections, section groups) like `withStructure`, and
  * records `site.structure.updated` with the structure as `getSiteStructure` then presents it to the
- * acting user.
+ * acting user. Every structure change goes through here, so the organization's cached site-space
+ * nodes are dropped here (for all of them: they are rare, and most add or remove site spaces).
  */
 export function changeStructure<T>(
   ctx: ServiceContext,
@@ -48,6 +50,7 @@ export function changeStructure<T>(
 ): Promise<T> {
   return inTransaction(ctx.db, async (trx) => {
     const result = await change(trx, await loadStructure(trx, site.id));
+    siteNodesChanged(trx, site.organization_id);
     const changed = (await findSite(trx, site.id)) ?? site;
     const view = await loadSiteView({ db: trx, urls: ctx.urls }, changed, { userId: actingUser(ctx).id, role });
     await recordEvent(trx, ctx, {
