@@ -152,6 +152,21 @@ describe('sites', () => {
     expect(ids(await c.get(`${sitesUrl(org.id)}?type=basic&title=alpha`))).toEqual([gamma.body.id]);
     expect((await c.get(`${sitesUrl(org.id)}?type=huge`)).status).toBe(400);
     expect((await c.get(`${sitesUrl(org.id)}?limit=0`)).body).toEqual({ items: [], count: 3 });
+
+    // Listed Sites are the Site objects a read gives: site-space counts, and the organization's
+    // (custom) hostname in their URLs, which the list reads with its count.
+    await h.db
+      .updateTable('organizations')
+      .set({ custom_hostname: 'docs.list.test' })
+      .where('id', '=', org.id)
+      .execute();
+    const listed = (await c.get(sitesUrl(org.id))).body.items;
+    const read = await Promise.all(
+      listed.map(async (s: { id: string }) => (await c.get(`${sitesUrl(org.id)}/${s.id}`)).body),
+    );
+    expect(listed).toEqual(read);
+    expect(listed.map((s: { siteSpaces: number }) => s.siteSpaces)).toEqual([1, 0, 1]);
+    expect(listed[1].urls.published).toBe('https://docs.list.test/beta');
   });
 
   it('who may do what: outsiders and guests 404, readers read, create changes, admin deletes and publishes', async () => {

@@ -5,20 +5,24 @@ import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../core/slug.js';
 import { nowIso } from '../../core/time.js';
-import { containsInsensitive, toCount } from '../../db/dialect.js';
+import { containsInsensitive, inJsonArray, toCount } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
 import { insertSiteSpace } from '../../sites/site-spaces.js';
 import type { SiteOrganization } from '../../sites/urls.js';
 import type { ListSitesQuery, SITE_TYPES, SITE_VISIBILITIES } from './schemas.js';
 
-/** Sites of an organization, oldest first, with the list filters applied in SQL. */
+/**
+ * Sites of an organization, oldest first, with the list filters applied in SQL, and the
+ * organization's address fields (which every Site's URLs need) selected with the count: one query
+ * fewer, and nothing per row (a join or subquery on every row cost more than a query of its own).
+ */
 export async function listSites(
   db: DbOrTrx,
   organizationId: string,
   filters: Static<typeof ListSitesQuery>,
-): Promise<Page<SiteRow>> {
-  let q = db.selectFrom('sites').selectAll('sites').where('sites.organization_id', '=', organizationId);
+): Promise<Page<SiteRow> & { org: SiteOrganization }> {
+  let q = db.selectFrom('sites').where('sites.organization_id', '=', organizationId);
   if (filters.title) {
     const title = filters.title;
     q = q.where((eb) => containsInsensitive(eb.ref('sites.title'), title));
@@ -37,14 +41,30 @@ export async function listSites(
       ),
     );
   }
-  return paginate(
-    q,
+  let org: SiteOrganization = { id: organizationId, hostname: null, custom_hostname: null };
+  const countWithOrganization = async () => {
+    const orgField = (column: 'hostname' | 'custom_hostname') =>
+      db.selectFrom('organizations').select(column).where('id', '=', organizationId);
+    const found = await q
+      .select((eb) => [
+        eb.fn.countAll<number | string>().as('count'),
+        orgField('hostname').as('org_hostname'),
+        orgField('custom_hostname').as('org_custom_hostname'),
+      ])
+      .executeTakeFirstOrThrow();
+    org = { id: organizationId, hostname: found.org_hostname, custom_hostname: found.org_custom_hostname };
+    return toCount(found.count);
+  };
+  const page = await paginate(
+    q.selectAll('sites'),
     [
       { column: 'sites.created_at', direction: 'asc', value: (r) => r.created_at },
       { column: 'sites.id', direction: 'asc', value: (r) => r.id },
     ],
     filters,
+    countWithOrganization,
   );
+  return { ...page, org };
 }
 
 /** A site with what its Site object shows besides its row (see {@link findSiteForRead}). */
@@ -83,16 +103,20 @@ export async function findSiteForRead(
   };
 }
 
+/** Precompiled (one SQL text for every page length): a grouped query costs less than a subquery per row. */
+const siteSpaceCounts = prepare((db, p: { ids: string }) =>
+  db
+    .selectFrom('site_spaces')
+    .select(['site_id', (eb) => eb.fn.countAll<number | string>().as('count')])
+    .where((eb) => inJsonArray(db, eb.ref('site_id'), p.ids))
+    .groupBy('site_id'),
+);
+
 /** Number of site spaces of each site in `siteIds` (the Site's `siteSpaces`). */
 export async function countSiteSpaces(db: DbOrTrx, siteIds: string[]): Promise<Map<string, number>> {
   const counts = new Map(siteIds.map((id) => [id, 0]));
   if (siteIds.length === 0) return counts;
-  const rows = await db
-    .selectFrom('site_spaces')
-    .select(['site_id', (eb) => eb.fn.countAll<number | string>().as('count')])
-    .where('site_id', 'in', siteIds)
-    .groupBy('site_id')
-    .execute();
+  const rows = await siteSpaceCounts.all(db, { ids: JSON.stringify(siteIds) });
   for (const row of rows) counts.set(row.site_id, Number(row.count));
   return counts;
 }

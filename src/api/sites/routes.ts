@@ -54,14 +54,12 @@ export default async function siteRoutes(app: App) {
       const { organizationId } = request.params;
       const role = await authorizeSites(app.db, caller(request).user.id, organizationId, 'read', 'list sites');
       const page = await listSites(app.db, organizationId, request.query);
-      const [org, counts] = await Promise.all([
-        loadSiteOrganization(app.db, organizationId),
-        countSiteSpaces(
-          app.db,
-          page.items.map((s) => s.id),
-        ),
-      ]);
-      return mapPage(page, (site) =>
+      const { org, ...listed } = page;
+      const counts = await countSiteSpaces(
+        app.db,
+        listed.items.map((s) => s.id),
+      );
+      return mapPage(listed, (site) =>
         presentSite(site, {
           org,
           role,
