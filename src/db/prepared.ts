@@ -18,9 +18,11 @@
  * in `sql.lit`, `sql.raw`, `sql.ref` or anything that puts it into the SQL text, which is refused
  * at first use) and the query's shape must not depend on the argument values (they are markers).
  * Arguments may be any value the driver binds (strings, numbers, null). Results go through the
- * executor as usual; the compiled query is shared, so a plugin keyed by query id would see one id.
+ * executor as usual (on SQLite, a read outside transactions runs on the cached statement at once:
+ * `readNowOnSqlite`); the compiled query is shared, so a plugin keyed by query id would see one id.
  */
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { readNowOnSqlite } from './database.js';
 import type { Database } from './schema.js';
 
 type Args = Record<string, unknown>;
@@ -86,6 +88,8 @@ export function prepare<A extends Args, R>(
       compiled.set(key, entry);
     }
     const parameters = entry.slots.map((slot) => ('arg' in slot ? args[slot.arg] : slot.value));
+    const now = readNowOnSqlite<R>(db, entry.query.sql, parameters);
+    if (now) return now;
     const result = await db.executeQuery<R>({ ...entry.query, parameters });
     return result.rows;
   }

@@ -86,3 +86,52 @@ describe('prepare (precompiled queries)', () => {
     await expect(combined.first(h.db, { id: 'x' })).rejects.toThrow(/combined/);
   });
 });
+
+describe('precompiled reads and transactions in flight', () => {
+  const userById = prepare((db, p: { id: string }) =>
+    db.selectFrom('users').select(['id', 'email']).where('id', '=', p.id),
+  );
+
+  it('never read what another caller’s open transaction has not committed (it rolls back here)', async () => {
+    const id = newId();
+    let inserted!: () => void;
+    const insertedSignal = new Promise<void>((resolve) => {
+      inserted = resolve;
+    });
+    let readDone!: Promise<unknown>;
+    const transaction = h.db
+      .transaction()
+      .execute(async (trx) => {
+        await trx
+          .insertInto('users')
+          .values({
+            id,
+            email: `${id}@example.test`,
+            display_name: 'Uncommitted',
+            created_at: new Date().toISOString(),
+          } as never)
+          .execute();
+        inserted();
+        // Another request reads while this transaction holds the connection, then this one fails.
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        throw new Error('rolled back');
+      })
+      .catch(() => 'rolled back');
+    await insertedSignal;
+    readDone = userById.first(h.db, { id });
+    expect(await transaction).toBe('rolled back');
+    expect(await readDone).toBeUndefined();
+  });
+
+  it('inside a transaction, read its own uncommitted rows', async () => {
+    const id = newId();
+    const seen = await h.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('users')
+        .values({ id, email: `${id}@example.test`, display_name: 'Own', created_at: new Date().toISOString() } as never)
+        .execute();
+      return userById.first(trx, { id });
+    });
+    expect(seen?.id).toBe(id);
+  });
+});
