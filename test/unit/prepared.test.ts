@@ -98,7 +98,6 @@ describe('precompiled reads and transactions in flight', () => {
     const insertedSignal = new Promise<void>((resolve) => {
       inserted = resolve;
     });
-    let readDone!: Promise<unknown>;
     const transaction = h.db
       .transaction()
       .execute(async (trx) => {
@@ -118,7 +117,7 @@ describe('precompiled reads and transactions in flight', () => {
       })
       .catch(() => 'rolled back');
     await insertedSignal;
-    readDone = userById.first(h.db, { id });
+    const readDone = userById.first(h.db, { id });
     expect(await transaction).toBe('rolled back');
     expect(await readDone).toBeUndefined();
   });
