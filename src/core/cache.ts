@@ -18,6 +18,16 @@ import cluster from 'node:cluster';
 
 /** How long after an invalidation values with that tag are not cached. */
 const QUARANTINE_MS = 2_000;
+let quarantineMs = QUARANTINE_MS;
+
+/**
+ * For tests of invalidation: with 0, a value read right after an invalidation is cached, so a write
+ * that forgets to invalidate shows on the next read instead of being hidden by the quarantine of
+ * the test's own setup writes. Every other caller keeps {@link QUARANTINE_MS}.
+ */
+export function setInvalidationQuarantine(ms: number): void {
+  quarantineMs = ms;
+}
 const MESSAGE = 'bindery:invalidate';
 
 /** When each tag was last invalidated (epoch ms); pruned once older than the quarantine. */
@@ -57,7 +67,7 @@ export class TtlCache<V> {
   set(key: string, value: V, tags: readonly string[], readAt: number): void {
     for (const tag of tags) {
       const at = invalidatedAt.get(tag);
-      if (at !== undefined && at >= readAt - QUARANTINE_MS) return;
+      if (at !== undefined && at >= readAt - quarantineMs) return;
     }
     if (this.entries.size >= this.maxEntries) {
       // Oldest first (insertion order); expired entries are also dropped on read.
@@ -99,7 +109,7 @@ export async function readThrough<V>(
 function invalidateHere(tags: readonly string[]): void {
   const now = Date.now();
   if (invalidatedAt.size > 10_000) {
-    for (const [tag, at] of invalidatedAt) if (at < now - QUARANTINE_MS) invalidatedAt.delete(tag);
+    for (const [tag, at] of invalidatedAt) if (at < now - quarantineMs) invalidatedAt.delete(tag);
   }
   for (const tag of tags) {
     invalidatedAt.set(tag, now);
