@@ -123,6 +123,14 @@ export async function paginate<DB, TB extends keyof DB, Row>(
       : countQuery.executeTakeFirst().then((row) => Number((row as { count?: unknown } | undefined)?.count ?? 0)),
     limit === 0 ? Promise.resolve([] as Row[]) : pageQuery.limit(limit + 1).execute(),
   ]);
+  return pageOf(rows, count, keys, limit);
+}
+
+/**
+ * The page made of `rows` (up to `limit + 1` of them, in the keys' order: one more than the page
+ * tells there is a next one). For lists that run their own (precompiled) page query.
+ */
+export function pageOf<Row>(rows: Row[], count: number, keys: SortKey<Row>[], limit: number): Page<Row> {
   if (rows.length <= limit) return { items: rows, count };
   const items = rows.slice(0, limit);
   const last = items[items.length - 1] as Row;
