@@ -47,59 +47,59 @@ const EMPTY_OID = gitBlobOid('');
 
 export type PresentedPage = Record<string, unknown> & { id: string };
 
-function pageObject(view: ContentView, entry: FlatPage, oids: Map<string, string> | null, children: PresentedPage[]) {
+/**
+ * One page as the API shows it, `document` included for document pages when given. Built by
+ * assignment, not by spreading optional parts into literals: a list of 100 pages spent ~20 % of its
+ * CPU copying those spreads (the serializer writes the schema's order, so the key order is free).
+ */
+function pageObject(
+  view: ContentView,
+  entry: FlatPage,
+  oids: Map<string, string> | null,
+  children: PresentedPage[],
+  document?: JsonDocument,
+): PresentedPage {
   const { page, path } = entry;
-  const common = {
-    id: page.id,
-    title: page.title,
-    ...(page.emoji ? { emoji: page.emoji } : {}),
-    ...(page.icon ? { icon: page.icon } : {}),
-  };
+  const out: PresentedPage = { id: page.id, title: page.title };
+  if (page.emoji) out.emoji = page.emoji;
+  if (page.icon) out.icon = page.icon;
   if (page.type === 'link') {
+    out.kind = 'link';
+    out.type = 'link';
+    out.target = page.target;
     const href = page.target ? refToUrl(page.target) : undefined;
-    return {
-      ...common,
-      kind: 'link',
-      type: 'link',
-      target: page.target,
-      ...(href ? { href } : {}),
-      ...(page.hidden ? { hidden: true } : {}),
-    };
+    if (href) out.href = href;
+    if (page.hidden) out.hidden = true;
+    return out;
   }
   if (page.type === 'group') {
-    return {
-      ...common,
-      kind: 'group',
-      type: 'group',
-      slug: page.slug,
-      path,
-      ...(page.hidden ? { hidden: true } : {}),
-      pages: children,
+    out.kind = 'group';
+    out.type = 'group';
+    out.slug = page.slug;
+    out.path = path;
+    if (page.hidden) out.hidden = true;
+    out.pages = children;
+    return out;
+  }
+  out.kind = 'sheet';
+  out.type = 'document';
+  if (page.description) out.description = page.description;
+  out.urls = { app: view.urls.app(`${view.appBase}/${path}`) };
+  out.slug = page.slug;
+  out.path = path;
+  if (page.hidden) out.hidden = true;
+  out.layout = DEFAULT_LAYOUT;
+  out.tags = [];
+  if (oids) {
+    out.git = view.git?.pages[page.id] ?? {
+      oid: (page.document && oids.get(page.document)) || EMPTY_OID,
+      path: page.children.length > 0 ? `${path}/README.md` : `${path}.md`,
     };
   }
-  const gitPath = page.children.length > 0 ? `${path}/README.md` : `${path}.md`;
-  return {
-    ...common,
-    kind: 'sheet',
-    type: 'document',
-    ...(page.description ? { description: page.description } : {}),
-    urls: { app: view.urls.app(`${view.appBase}/${path}`) },
-    slug: page.slug,
-    path,
-    ...(page.hidden ? { hidden: true } : {}),
-    layout: DEFAULT_LAYOUT,
-    tags: [],
-    ...(oids
-      ? {
-          git: view.git?.pages[page.id] ?? {
-            oid: (page.document && oids.get(page.document)) || EMPTY_OID,
-            path: gitPath,
-          },
-        }
-      : {}),
-    ...(page.document ? { documentId: page.document } : {}),
-    pages: children,
-  };
+  if (page.document) out.documentId = page.document;
+  out.pages = children;
+  if (document) out.document = document;
+  return out;
 }
 
 /**
@@ -116,10 +116,9 @@ export function presentPages(
   const flat = new Map(flattenPages(view.snapshot.pages).map((entry) => [entry.page.id, entry]));
   const build = (list: PageNode[]): PresentedPage[] =>
     list.map((page) => {
-      const presented = pageObject(view, flat.get(page.id) as FlatPage, oids, build(page.children)) as PresentedPage;
-      if (page.type !== 'document') return presented;
-      const document = (page.document && documents.get(page.document)) || emptyDocument();
-      return { ...presented, document };
+      const document =
+        page.type === 'document' ? (page.document && documents.get(page.document)) || emptyDocument() : undefined;
+      return pageObject(view, flat.get(page.id) as FlatPage, oids, build(page.children), document);
     });
   return build(pages);
 }
