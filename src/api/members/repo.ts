@@ -1,10 +1,11 @@
-import { type Expression, expressionBuilder, sql } from 'kysely';
+import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
 import type { Static } from 'typebox';
-import { type Page, paginate, type SortKey } from '../../core/paging.js';
+import { DEFAULT_LIMIT, decodeCursor, type Page, pageOf, paginate, type SortKey } from '../../core/paging.js';
 import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
 import { containsInsensitive, toCount } from '../../db/dialect.js';
+import { prepare } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
 import { cachedMemberCount } from '../../permissions/organization.js';
@@ -90,10 +91,7 @@ export async function listMembers(
   organizationId: string,
   query: Static<typeof ListMembersQuery>,
 ): Promise<Page<ListedMember>> {
-  let q = membersQuery(db, organizationId).select((eb) => [
-    teamCount(eb.ref('members.user_id'), organizationId).as('team_count'),
-    grantedSpaceCount('user', eb.ref('members.user_id'), organizationId).as('space_count'),
-  ]);
+  let q = selectListedMembers(db, organizationId);
   if (query.role === 'guest') q = q.where('members.role', 'is', null);
   else if (query.role) q = q.where('members.role', '=', query.role);
   if (query.search) {
@@ -135,7 +133,56 @@ export async function listMembers(
         if (sort === 'lastSeenAt' || db.isTransaction) return count();
         return cachedMemberCount(organizationId, query.role ?? 'all', count);
       };
-  return paginate(q, [first, { column: 'members.user_id', direction, value: (r) => r.user_id }], query, countRows);
+  const keys = [first, { column: 'members.user_id', direction, value: (r: ListedMember) => r.user_id }];
+  if (countRows && !query.role && sort === 'joinedAt' && direction === 'desc') {
+    return newestMembers(db, organizationId, query, countRows, keys);
+  }
+  return paginate(q, keys, query, countRows);
+}
+
+/** Members with their users and their `teams` and `spaces` counts (correlated subqueries). */
+function selectListedMembers(db: DbOrTrx, organizationId: string) {
+  return membersQuery(db, organizationId).select((eb) => [
+    teamCount(eb.ref('members.user_id'), organizationId).as('team_count'),
+    grantedSpaceCount('user', eb.ref('members.user_id'), organizationId).as('space_count'),
+  ]);
+}
+
+// The default member list (no filter, newest first), precompiled: the same SQL `paginate` makes,
+// without building and compiling it per request.
+const newestFirst = prepare((db, p: { organizationId: string; limit: number }) =>
+  selectListedMembers(db, p.organizationId)
+    .orderBy('members.joined_at', 'desc')
+    .orderBy('members.user_id', 'desc')
+    .limit(p.limit),
+);
+const newestAfter = prepare((db, p: { organizationId: string; limit: number; joinedAt: string; userId: string }) =>
+  selectListedMembers(db, p.organizationId)
+    .where(
+      sql<SqlBool>`(${sql.ref('members.joined_at')}, ${sql.ref('members.user_id')}) < (${p.joinedAt}, ${p.userId})`,
+    )
+    .orderBy('members.joined_at', 'desc')
+    .orderBy('members.user_id', 'desc')
+    .limit(p.limit),
+);
+
+async function newestMembers(
+  db: DbOrTrx,
+  organizationId: string,
+  options: { page?: string; limit?: number },
+  countRows: () => Promise<number>,
+  keys: SortKey<ListedMember>[],
+): Promise<Page<ListedMember>> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const after = options.page ? decodeCursor(options.page, ['string', 'string']) : undefined;
+  const page = (): Promise<ListedMember[]> => {
+    if (limit === 0) return Promise.resolve([]);
+    if (!after) return newestFirst.all(db, { organizationId, limit: limit + 1 });
+    const [joinedAt, userId] = after as [string, string];
+    return newestAfter.all(db, { organizationId, limit: limit + 1, joinedAt, userId });
+  };
+  const [count, rows] = await Promise.all([countRows(), page()]);
+  return pageOf(rows, count, keys, limit);
 }
 
 export interface MemberCounts {
