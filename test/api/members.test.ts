@@ -1,4 +1,7 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { dialectOf } from '../../src/db/dialect.js';
+import { tryCreateExtension } from '../../src/db/migrations/0015_member_search.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 
 let h: Harness;
@@ -216,4 +219,100 @@ describe('invites', () => {
     const reader = await h.member(org.id, 'read');
     expect((await reader.client.post(`/v1/orgs/${org.id}/invites`, { emails: ['x@example.test'] })).status).toBe(403);
   });
+});
+
+// Migration 0015 indexes the search: trigram GIN indexes on PostgreSQL, an FTS5 trigram table kept
+// by triggers on SQLite (for searches of 3+ characters). Same results as a scan, on both.
+describe('member search', () => {
+  async function addUser(orgId: string, id: string, email: string, displayName: string) {
+    const now = new Date().toISOString();
+    await h.db
+      .insertInto('users')
+      .values({ id, email, display_name: displayName, photo_url: null, created_at: now })
+      .execute();
+    await h.db
+      .insertInto('members')
+      .values({
+        organization_id: orgId,
+        user_id: id,
+        role: 'read',
+        disabled: 0,
+        sso: 0,
+        joined_at: now,
+        last_seen_at: null,
+      })
+      .execute();
+  }
+
+  it('finds a middle substring of the name or the address in any case, wildcards literally, short searches too', async () => {
+    const org = await h.org();
+    const p = org.id;
+    await addUser(org.id, `${p}-a`, `${p}-ada.lovelace@analytical.test`, 'Ada Lovelace');
+    await addUser(org.id, `${p}-b`, `${p}-grace@navy.test`, 'Grace 50% Hopper_x');
+    await addUser(org.id, `${p}-c`, `${p}-other@navy.test`, 'Grace 50X HopperYx');
+    await addUser(org.id, `${p}-d`, `${p}-quote@navy.test`, 'Say "hi" Ü');
+    const ids = async (search: string) => {
+      const res = await org.admin.client.get(`/v1/orgs/${org.id}/members?search=${encodeURIComponent(search)}`);
+      expect(res.status).toBe(200);
+      return res.body.items.map((m: { id: string }) => m.id).sort();
+    };
+    expect(await ids('LOVEL')).toEqual([`${p}-a`]);
+    expect(await ids('aNaLyTiCaL.T')).toEqual([`${p}-a`]);
+    expect(await ids('50% hopper_')).toEqual([`${p}-b`]);
+    expect(await ids('0_ h')).toEqual([]);
+    expect(await ids('%')).toEqual([`${p}-b`]);
+    expect(await ids('r_')).toEqual([`${p}-b`]);
+    expect(await ids('yX')).toEqual([`${p}-c`]);
+    expect(await ids('"HI"')).toEqual([`${p}-d`]);
+    // Non-ASCII as before the index: PostgreSQL's lower() folds it; SQLite's folds ASCII only, so
+    // the lowered search ('ü') does not match the stored 'Ü' (the index finds it, the LIKE drops it).
+    const folded = dialectOf(h.db) === 'postgres' ? [`${p}-d`] : [];
+    expect(await ids('" ü')).toEqual(folded);
+    expect(await ids('" Ü')).toEqual(folded);
+    expect(await ids('navy.test')).toEqual([`${p}-b`, `${p}-c`, `${p}-d`]);
+  });
+
+  it('sees users added, renamed, re-addressed and removed on the very next search', async () => {
+    const org = await h.org();
+    const p = org.id;
+    const ids = async (search: string) => {
+      const res = await org.admin.client.get(`/v1/orgs/${org.id}/members?search=${encodeURIComponent(search)}`);
+      return res.body.items.map((m: { id: string }) => m.id);
+    };
+    expect(await ids('Marie Curie')).toEqual([]);
+    await addUser(org.id, `${p}-m`, `${p}-marie@radium.test`, 'Marie Curie');
+    expect(await ids('Marie Curie')).toEqual([`${p}-m`]);
+    await h.db.updateTable('users').set({ display_name: 'Marie Skłodowska' }).where('id', '=', `${p}-m`).execute();
+    expect(await ids('Marie Curie')).toEqual([]);
+    expect(await ids('skłodowska')).toEqual([`${p}-m`]);
+    await h.db
+      .updateTable('users')
+      .set({ email: `${p}-ms@polonium.test` })
+      .where('id', '=', `${p}-m`)
+      .execute();
+    expect(await ids('radium')).toEqual([]);
+    expect(await ids('POLONIUM')).toEqual([`${p}-m`]);
+    await h.db
+      .updateTable('users')
+      .set({ photo_url: 'https://example.test/p.png' })
+      .where('id', '=', `${p}-m`)
+      .execute();
+    expect(await ids('polonium')).toEqual([`${p}-m`]);
+    await h.db.deleteFrom('members').where('user_id', '=', `${p}-m`).execute();
+    await h.db.deleteFrom('users').where('id', '=', `${p}-m`).execute();
+    expect(await ids('polonium')).toEqual([]);
+    await addUser(org.id, `${p}-m2`, `${p}-ms@polonium.test`, 'Marie Skłodowska');
+    expect(await ids('polonium')).toEqual([`${p}-m2`]);
+  });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    'migration: an extension that cannot be created leaves the transaction usable',
+    async () => {
+      await h.db.transaction().execute(async (trx) => {
+        expect(await tryCreateExtension(trx as never, 'bindery_no_such_extension')).toBe(false);
+        const row = await sql<{ one: number }>`select 1 as one`.execute(trx);
+        expect(row.rows[0]?.one).toBe(1);
+      });
+    },
+  );
 });

@@ -1,10 +1,10 @@
-import { type Expression, expressionBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, expressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Static } from 'typebox';
 import { DEFAULT_LIMIT, decodeCursor, type Page, pageOf, paginate, type SortKey } from '../../core/paging.js';
 import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
-import { containsInsensitive, toCount } from '../../db/dialect.js';
+import { containsInsensitive, dialectOf, toCount } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
 import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
@@ -96,12 +96,22 @@ export async function listMembers(
   else if (query.role) q = q.where('members.role', '=', query.role);
   if (query.search) {
     const search = query.search;
-    q = q.where((eb) =>
-      eb.or([
+    const trigrams = usersFtsPhrase(db, search);
+    q = q.where((eb) => {
+      const like = eb.or([
         containsInsensitive(eb.ref('users.display_name'), search),
         containsInsensitive(eb.ref('users.email'), search),
-      ]),
-    );
+      ]);
+      // The trigram index only narrows the candidates; the LIKE above stays the exact filter.
+      if (trigrams === undefined) return like;
+      return eb.and([
+        // As a condition on the member's key, which SQLite then looks up by primary key; on
+        // users.rowid it walks every member of the organization and tests each against the list.
+        sql<SqlBool>`${sql.ref('members.user_id')} in (select id from users where rowid in
+          (select rowid from users_fts where users_fts match ${trigrams}))`,
+        like,
+      ]);
+    });
   }
   const direction = query.order ?? 'desc';
   const sort = query.sort ?? 'joinedAt';
@@ -138,6 +148,19 @@ export async function listMembers(
     return newestMembers(db, organizationId, query, countRows, keys);
   }
   return paginate(q, keys, query, countRows);
+}
+
+/**
+ * On SQLite, the FTS5 query (a quoted phrase) that finds the users whose name or e-mail may contain
+ * `search`, through the trigram index of migration 0015; undefined where that index does not apply:
+ * on PostgreSQL (its trigram indexes serve the LIKE itself) and for searches shorter than a trigram.
+ * The index folds case for every script, SQLite's lower() for ASCII only: it finds a superset of
+ * what the LIKE matches, never less.
+ */
+function usersFtsPhrase(db: DbOrTrx, search: string): string | undefined {
+  const pattern = search.toLowerCase();
+  if (dialectOf(db as Kysely<Database>) === 'postgres' || [...pattern].length < 3) return undefined;
+  return `"${pattern.replaceAll('"', '""')}"`;
 }
 
 /** Members with their users and their `teams` and `spaces` counts (correlated subqueries). */
