@@ -1,17 +1,18 @@
 /**
- * Loads a change request for a caller: the space is authorized first (404 when the caller cannot
- * read it, 403 when their role is below `needed`), then the change request is looked up by id or
- * number within that space (404 otherwise). Also the rules every change of a change request's
- * content shares (the content area's edits and imports, the merge).
+ * Loads a change request for a caller: the space and the change request (by id or number within
+ * that space) are read in one query (./lookup.ts), then the space is authorized (404 when the caller
+ * cannot read it, 403 when their role is below `needed`) before a missing change request is a 404,
+ * so a caller who cannot see the space learns nothing of its change requests. Also the rules every
+ * change of a change request's content shares (the content area's edits and imports, the merge).
  */
 import { loadRevision, type Snapshot } from '../../content/store.js';
 import { conflict, notFound } from '../../core/errors.js';
 import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
-import { authorizeSpace } from '../../permissions/content.js';
+import { authorizeLoadedSpace } from '../../permissions/content.js';
 import type { Viewer } from '../../permissions/resolver.js';
-import { findChangeRequest } from './repo.js';
+import { type ChangeRequestLoader, loadChangeRequest } from './lookup.js';
 
 export interface ChangeRequestAccess<T extends ChangeRequestRow = ChangeRequestRow> {
   space: SpaceRow;
@@ -20,7 +21,7 @@ export interface ChangeRequestAccess<T extends ChangeRequestRow = ChangeRequestR
   viewer: Viewer;
 }
 
-/** `find` loads the change request (by default its row alone; reads load what they show with it). */
+/** `load` reads the space and the change request (by default its row alone; reads load what they show). */
 export async function authorizeChangeRequest<T extends ChangeRequestRow = ChangeRequestRow>(
   db: DbOrTrx,
   userId: string,
@@ -28,10 +29,11 @@ export async function authorizeChangeRequest<T extends ChangeRequestRow = Change
   changeRequestKey: string,
   needed: Role,
   action: string,
-  find: (db: DbOrTrx, spaceId: string, key: string) => Promise<T | undefined> = findChangeRequest as typeof find,
+  load: ChangeRequestLoader<T> = loadChangeRequest as ChangeRequestLoader<never>,
 ): Promise<ChangeRequestAccess<T>> {
-  const { row: space, role, viewer } = await authorizeSpace(db, userId, spaceId, needed, action);
-  const changeRequest = await find(db, space.id, changeRequestKey);
+  const found = await load(db, spaceId, changeRequestKey);
+  const { row: space, role, viewer } = await authorizeLoadedSpace(db, userId, spaceId, found.space, needed, action);
+  const { changeRequest } = found;
   if (!changeRequest) throw notFound(`change request ${changeRequestKey} not found in space ${space.id}`);
   return { space, changeRequest, role, viewer };
 }

@@ -6,7 +6,6 @@ import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
 import { toCount } from '../../db/dialect.js';
-import { prepare } from '../../db/prepared.js';
 import type { ChangeRequestRow, Database, UserRow } from '../../db/schema.js';
 import { findUsersByIds } from '../users/repo.js';
 import type { ListChangeRequestsQuery } from './schemas.js';
@@ -181,70 +180,6 @@ export async function changeRequestExtras(db: DbOrTrx, rows: ChangeRequestRow[])
   ]);
   const comments = new Map(counted.map((row) => [row.change_request_id as string, Number(row.count)]));
   return { users, comments };
-}
-
-/** A change request with what presenting it needs (see {@link findChangeRequestForRead}). */
-export type ChangeRequestForRead = ChangeRequestRow & { extras: ChangeRequestExtras };
-
-function changeRequestForRead(byNumber: boolean) {
-  return prepare((db, p: { spaceId: string; key: string | number }) =>
-    db
-      .selectFrom('change_requests')
-      .leftJoin('users as creator', 'creator.id', 'change_requests.created_by')
-      .leftJoin('users as merger', 'merger.id', 'change_requests.merged_by')
-      .selectAll('change_requests')
-      .select([
-        'creator.id as creator_id',
-        'creator.email as creator_email',
-        'creator.display_name as creator_name',
-        'creator.photo_url as creator_photo',
-        'merger.id as merger_id',
-        'merger.email as merger_email',
-        'merger.display_name as merger_name',
-        'merger.photo_url as merger_photo',
-      ])
-      .select((eb) =>
-        eb
-          .selectFrom('comments')
-          .select(eb.fn.countAll().as('n'))
-          .whereRef('comments.change_request_id', '=', 'change_requests.id')
-          .where('comments.parent_id', 'is', null)
-          .where('comments.resolved_at', 'is', null)
-          .as('open_comments'),
-      )
-      .where('change_requests.space_id', '=', p.spaceId)
-      .where(byNumber ? 'change_requests.number' : 'change_requests.id', '=', p.key as never),
-  );
-}
-const changeRequestByNumber = changeRequestForRead(true);
-const changeRequestById = changeRequestForRead(false);
-
-/**
- * {@link findChangeRequest} with its {@link changeRequestExtras} (creator, merger, open comments) in
- * the same query, for single reads.
- */
-export async function findChangeRequestForRead(
-  db: DbOrTrx,
-  spaceId: string,
-  key: string,
-): Promise<ChangeRequestForRead | undefined> {
-  const found = /^\d+$/.test(key)
-    ? await changeRequestByNumber.first(db, { spaceId, key: Number(key) })
-    : await changeRequestById.first(db, { spaceId, key });
-  if (!found) return undefined;
-  const { creator_id, creator_email, creator_name, creator_photo, open_comments, ...rest } = found;
-  const { merger_id, merger_email, merger_name, merger_photo, ...row } = rest;
-  // Only the fields the User object shows (users/present.ts); absent users show as placeholders.
-  const users = new Map<string, UserRow>();
-  for (const [id, email, display_name, photo_url] of [
-    [creator_id, creator_email, creator_name, creator_photo],
-    [merger_id, merger_email, merger_name, merger_photo],
-  ] as const) {
-    if (id) users.set(id, { id, email, display_name, photo_url } as UserRow);
-  }
-  const comments = new Map<string, number>();
-  if (toCount(open_comments) > 0) comments.set(row.id, toCount(open_comments));
-  return { ...row, extras: { users, comments } };
 }
 
 /** The users the requested reviewers show (reviewers, requesters), by id, in one query. */

@@ -11,14 +11,9 @@ import { NoContent } from '../../core/schemas.js';
 import { serviceContext } from '../../core/service.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { authorizeChangeRequest } from './access.js';
+import { loadChangeRequestForRead } from './lookup.js';
 import { changeRequestPath, presentChangeRequest, presentChangeRequests, presentReviewers } from './present.js';
-import {
-  changeRequestExtras,
-  findChangeRequestForRead,
-  listChangeRequests,
-  listReviewers,
-  reviewerUsers,
-} from './repo.js';
+import { changeRequestExtras, listChangeRequests, listReviewers, reviewerUsers } from './repo.js';
 import {
   ChangeRequest,
   ChangeRequestParams,
@@ -116,7 +111,7 @@ export default async function changeRequestRoutes(app: App) {
         changeRequestId,
         'read',
         'read it',
-        findChangeRequestForRead,
+        loadChangeRequestForRead,
       );
       return presentChangeRequest(changeRequest, space, changeRequest.extras, app.urls);
     },
