@@ -4,8 +4,7 @@
  * in that transaction, so they exist if and only if the change committed. Delivery happens after,
  * in the `webhook.deliver` jobs (src/webhooks/deliver.ts).
  */
-import { randomUUID } from 'node:crypto';
-import { newId } from '../core/ids.js';
+import { newId, uuidV7 } from '../core/ids.js';
 import type { DbOrTrx, ServiceContext } from '../core/service.js';
 import { nowIso } from '../core/time.js';
 import type { EventRow } from '../db/schema.js';
@@ -69,7 +68,7 @@ export async function recordEvent(
 ): Promise<EventRow> {
   const { actor } = ctx;
   const row: EventRow = {
-    id: randomUUID(),
+    id: uuidV7(), // time-ordered: the events table only grows at its end
     organization_id: input.organizationId,
     type: input.type,
     actor_type: actor.user ? 'user' : 'system',

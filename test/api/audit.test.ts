@@ -39,7 +39,7 @@ describe('audit log', () => {
     const [deleted] = res.body.items;
     expect(deleted).toEqual({
       object: 'audit-event',
-      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+      id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
       occurredAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
       action: 'webhook.deleted',
       actor: { type: 'user', id: admin.user.id, label: admin.user.display_name },

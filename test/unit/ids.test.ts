@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
+import { newId, uuidV7 } from '../../src/core/ids.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -26,5 +26,18 @@ describe('newId', () => {
     let chi = 0;
     for (const c of ALPHABET) chi += ((counts.get(c) ?? 0) - expected) ** 2 / expected;
     expect(chi).toBeLessThan(110);
+  });
+});
+
+describe('uuidV7', () => {
+  it('is a version 7 UUID whose first 48 bits are the time, sorting by creation across milliseconds', () => {
+    const at = Date.UTC(2026, 10, 25, 12, 0, 0, 123);
+    const id = uuidV7(at);
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    expect(Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16)).toBe(at);
+    const later = uuidV7(at + 1);
+    expect(later > id).toBe(true);
+    const many = new Set(Array.from({ length: 2_000 }, () => uuidV7(at)));
+    expect(many.size).toBe(2_000);
   });
 });
