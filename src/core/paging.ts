@@ -127,10 +127,37 @@ export async function paginate<DB, TB extends keyof DB, Row>(
 }
 
 /**
- * The page made of `rows` (up to `limit + 1` of them, in the keys' order: one more than the page
- * tells there is a next one). For lists that run their own (precompiled) page query.
+ * One page of a list whose page queries are precompiled (db/prepared.ts) instead of built per
+ * request: `first` reads the first `limit` rows in the keys' order, `after` those after the
+ * cursor's key values; `count` runs beside them. Same cursors, limits and page shape as
+ * {@link paginate}.
  */
-export function pageOf<Row>(rows: Row[], count: number, keys: SortKey<Row>[], limit: number): Page<Row> {
+export async function keysetPage<Row>(
+  keys: SortKey<Row>[],
+  options: { page?: string; limit?: number },
+  queries: {
+    first(limit: number): Promise<Row[]>;
+    after(limit: number, values: KeyValue[]): Promise<Row[]>;
+    count(): Promise<number>;
+  },
+): Promise<Page<Row>> {
+  const limit = options.limit ?? DEFAULT_LIMIT;
+  const after = options.page
+    ? decodeCursor(
+        options.page,
+        keys.map((k) => k.kind ?? 'string'),
+      )
+    : undefined;
+  const page = (): Promise<Row[]> => {
+    if (limit === 0) return Promise.resolve([]);
+    return after ? queries.after(limit + 1, after) : queries.first(limit + 1);
+  };
+  const [count, rows] = await Promise.all([queries.count(), page()]);
+  return pageOf(rows, count, keys, limit);
+}
+
+/** The page made of `rows` (up to `limit + 1` of them, in the keys' order: one more tells there is a next one). */
+function pageOf<Row>(rows: Row[], count: number, keys: SortKey<Row>[], limit: number): Page<Row> {
   if (rows.length <= limit) return { items: rows, count };
   const items = rows.slice(0, limit);
   const last = items[items.length - 1] as Row;

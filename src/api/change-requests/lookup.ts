@@ -165,22 +165,11 @@ export const loadChangeRequestForRead: ChangeRequestLoader<ChangeRequestForRead>
   if (!row) return { space: spaceOf(r), changeRequest: undefined };
   // Only the fields the User object shows (users/present.ts); absent users show as placeholders.
   const users = new Map<string, UserRow>();
-  if (r.creator_id) {
-    users.set(r.creator_id, {
-      id: r.creator_id,
-      email: r.creator_email,
-      display_name: r.creator_name,
-      photo_url: r.creator_photo,
-    } as UserRow);
-  }
-  if (r.merger_id) {
-    users.set(r.merger_id, {
-      id: r.merger_id,
-      email: r.merger_email,
-      display_name: r.merger_name,
-      photo_url: r.merger_photo,
-    } as UserRow);
-  }
+  const addUser = (id: string | null, email: string | null, display_name: string | null, photo_url: string | null) => {
+    if (id) users.set(id, { id, email, display_name, photo_url } as UserRow);
+  };
+  addUser(r.creator_id, r.creator_email, r.creator_name, r.creator_photo);
+  addUser(r.merger_id, r.merger_email, r.merger_name, r.merger_photo);
   const comments = new Map<string, number>();
   const open = toCount(r.open_comments);
   if (open > 0) comments.set(row.id, open);

@@ -1,6 +1,6 @@
 import { type Expression, expressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Static } from 'typebox';
-import { DEFAULT_LIMIT, decodeCursor, type Page, pageOf, paginate, type SortKey } from '../../core/paging.js';
+import { keysetPage, type Page, paginate, type SortKey } from '../../core/paging.js';
 import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
@@ -189,23 +189,19 @@ const newestAfter = prepare((db, p: { organizationId: string; limit: number; joi
     .limit(p.limit),
 );
 
-async function newestMembers(
+function newestMembers(
   db: DbOrTrx,
   organizationId: string,
   options: { page?: string; limit?: number },
   countRows: () => Promise<number>,
   keys: SortKey<ListedMember>[],
 ): Promise<Page<ListedMember>> {
-  const limit = options.limit ?? DEFAULT_LIMIT;
-  const after = options.page ? decodeCursor(options.page, ['string', 'string']) : undefined;
-  const page = (): Promise<ListedMember[]> => {
-    if (limit === 0) return Promise.resolve([]);
-    if (!after) return newestFirst.all(db, { organizationId, limit: limit + 1 });
-    const [joinedAt, userId] = after as [string, string];
-    return newestAfter.all(db, { organizationId, limit: limit + 1, joinedAt, userId });
-  };
-  const [count, rows] = await Promise.all([countRows(), page()]);
-  return pageOf(rows, count, keys, limit);
+  return keysetPage(keys, options, {
+    first: (limit) => newestFirst.all(db, { organizationId, limit }),
+    after: (limit, [joinedAt, userId]) =>
+      newestAfter.all(db, { organizationId, limit, joinedAt: joinedAt as string, userId: userId as string }),
+    count: countRows,
+  });
 }
 
 export interface MemberCounts {

@@ -1,6 +1,6 @@
 import { type SqlBool, sql } from 'kysely';
 import { newId } from '../../core/ids.js';
-import { DEFAULT_LIMIT, decodeCursor, type Page, pageOf, paginate, type SortKey } from '../../core/paging.js';
+import { keysetPage, type Page, paginate, type SortKey } from '../../core/paging.js';
 import type { TeamRole } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { nowIso } from '../../core/time.js';
@@ -109,22 +109,18 @@ const teamCount = prepare((db, p: { organizationId: string }) =>
     .where('organization_id', '=', p.organizationId),
 );
 
-async function listAllTeams(
+function listAllTeams(
   db: DbOrTrx,
   organizationId: string,
   viewerId: string,
   options: { page?: string; limit?: number },
 ): Promise<Page<ListedTeam>> {
-  const limit = options.limit ?? DEFAULT_LIMIT;
-  const after = options.page ? decodeCursor(options.page, ['string', 'string']) : undefined;
-  const page = (): Promise<ListedTeam[]> => {
-    if (limit === 0) return Promise.resolve([]);
-    const args = { organizationId, viewerId, limit: limit + 1 };
-    if (!after) return allTeamsFirst.all(db, args);
-    return allTeamsAfter.all(db, { ...args, title: after[0] as string, id: after[1] as string });
-  };
-  const [counted, rows] = await Promise.all([teamCount.first(db, { organizationId }), page()]);
-  return pageOf(rows, toCount(counted?.count), TEAM_ORDER, limit);
+  return keysetPage(TEAM_ORDER, options, {
+    first: (limit) => allTeamsFirst.all(db, { organizationId, viewerId, limit }),
+    after: (limit, [title, id]) =>
+      allTeamsAfter.all(db, { organizationId, viewerId, limit, title: title as string, id: id as string }),
+    count: async () => toCount((await teamCount.first(db, { organizationId }))?.count),
+  });
 }
 
 /** The teams a user belongs to in an organization, with their team role. */
