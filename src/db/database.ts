@@ -6,9 +6,10 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type SQLite from 'better-sqlite3';
-import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect } from 'kysely';
+import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 import type pg from 'pg';
 import type { Database } from './schema.js';
+import { sqliteWriteTracking, trackPgWrites, WriteCounter } from './writes.js';
 
 export type Db = Kysely<Database>;
 
@@ -39,9 +40,16 @@ export function loadSqlite(): typeof SQLite {
  * The driver under a Db: metrics read the pool's state, backups use SQLite's online backup, and
  * precompiled reads run on SQLite's cached statements directly ({@link readNowOnSqlite}).
  */
-export type DriverHandle =
-  | { kind: 'postgres'; pool: pg.Pool }
-  | { kind: 'sqlite'; database: SQLite.Database; statement(sql: string): SQLite.Statement };
+export type DriverHandle = { writes: WriteCounter } & (
+  | {
+      kind: 'postgres';
+      pool: pg.Pool;
+      connectionString: string;
+      /** Backend process ids of the pool's connections (change notifications name their sender). */
+      pids: Set<number>;
+    }
+  | { kind: 'sqlite'; database: SQLite.Database; statement(sql: string): SqliteStatement }
+);
 const handles = new WeakMap<Db, DriverHandle>();
 
 /** The driver handle of a Db made by {@link createDb} (undefined for one made elsewhere). */
@@ -64,6 +72,11 @@ export function readNowOnSqlite<R>(db: Db, sql: string, parameters: readonly unk
   return statement.reader ? (statement.all(parameters) as R[]) : undefined;
 }
 
+/** The backend process id pg learnt when the client connected (BackendKeyData). */
+function pidOf(client: pg.PoolClient): number {
+  return (client as unknown as { processID: number }).processID;
+}
+
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(ql)?:\/\//.test(url);
 }
@@ -81,9 +94,16 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
     pool.on('error', (error) => {
       process.emitWarning(`PostgreSQL connection lost: ${error.message}`);
     });
-    pool.on('connect', (client) => namePreparedStatements(client));
+    const writes = new WriteCounter();
+    const pids = new Set<number>();
+    pool.on('connect', (client) => {
+      namePreparedStatements(client);
+      trackPgWrites(client, writes);
+      pids.add(pidOf(client));
+    });
+    pool.on('remove', (client) => pids.delete(pidOf(client)));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    handles.set(db, { kind: 'postgres', pool });
+    handles.set(db, { kind: 'postgres', pool, connectionString: databaseUrl, pids, writes });
     return db;
   }
   const file = sqliteFile(databaseUrl);
@@ -105,9 +125,12 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
     if (sqlite.open && !sqlite.inTransaction) sqlite.pragma('optimize');
   }, SQLITE_OPTIMIZE_EVERY_MS);
   refresh.unref();
-  const { database, statement } = cachingStatements(sqlite, () => clearInterval(refresh));
+  const writes = new WriteCounter();
+  const { database, statement } = cachingStatements(sqlite, sqliteWriteTracking(sqlite, writes), () =>
+    clearInterval(refresh),
+  );
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database }) });
-  handles.set(db, { kind: 'sqlite', database: sqlite, statement });
+  handles.set(db, { kind: 'sqlite', database: sqlite, statement, writes });
   return db;
 }
 
@@ -124,15 +147,17 @@ const SQLITE_STATEMENTS = 500;
  */
 function cachingStatements(
   sqlite: SQLite.Database,
+  track: (text: string, statement: SQLite.Statement) => SqliteStatement,
   onClose: () => void,
-): { database: SqliteDatabase; statement(text: string): SQLite.Statement } {
-  const statements = new Map<string, SQLite.Statement>();
-  function statementFor(text: string): SQLite.Statement {
+): { database: SqliteDatabase; statement(text: string): SqliteStatement } {
+  const statements = new Map<string, SqliteStatement>();
+  function statementFor(text: string): SqliteStatement {
     let statement = statements.get(text);
     if (statement) {
       statements.delete(text); // re-inserted below: the Map's order is the recency order
     } else {
-      statement = sqlite.prepare(text);
+      // Statements that may write come back wrapped, counting committed changes (db/writes.ts).
+      statement = track(text, sqlite.prepare(text));
       if (statements.size >= SQLITE_STATEMENTS) statements.delete(statements.keys().next().value as string);
     }
     statements.set(text, statement);
