@@ -10,9 +10,11 @@
  *   uncommitted transaction when it invalidates, so for {@link QUARANTINE_MS} after an invalidation
  *   nothing tagged with it is stored (readers go to the database). Reads inside a transaction are
  *   never cached (callers check `db.isTransaction`).
- * - Other processes learn of a change when their entry expires (`ttlMs`, 10 s for both caches),
- *   except the workers of one `WORKERS=N` cluster, which relay invalidations to each other through
- *   the primary (see {@link relayInvalidations}).
+ * - Other processes' changes empty every cache as soon as this process learns of them (PostgreSQL's
+ *   notifications, SQLite's data version: src/core/change-feed.ts, {@link invalidateEverything});
+ *   the workers of one `WORKERS=N` cluster also relay their tags to each other through the primary
+ *   ({@link relayInvalidations}). Entries expire anyway (`ttlMs`, 10 s), which bounds staleness
+ *   when change notifications cannot be had.
  */
 import cluster from 'node:cluster';
 
@@ -32,6 +34,8 @@ const MESSAGE = 'bindery:invalidate';
 
 /** When each tag was last invalidated (epoch ms); pruned once older than the quarantine. */
 const invalidatedAt = new Map<string, number>();
+/** When every cache was last emptied by {@link invalidateEverything} (epoch ms). */
+let everythingInvalidatedAt = 0;
 const caches = new Set<TtlCache<unknown>>();
 
 interface Entry<V> {
@@ -65,6 +69,7 @@ export class TtlCache<V> {
    * tag was invalidated since the read began or within the quarantine before it.
    */
   set(key: string, value: V, tags: readonly string[], readAt: number): void {
+    if (readAt <= everythingInvalidatedAt) return;
     for (const tag of tags) {
       const at = invalidatedAt.get(tag);
       if (at !== undefined && at >= readAt - quarantineMs) return;
@@ -115,6 +120,16 @@ function invalidateHere(tags: readonly string[]): void {
     invalidatedAt.set(tag, now);
     for (const cache of caches) cache.drop(tag);
   }
+}
+
+/**
+ * Empties every cache of this process: another process has committed a change whose tags this one
+ * cannot know (src/core/change-feed.ts). The change is already visible, so no quarantine is needed;
+ * only values whose read began before now are refused, since they may predate it.
+ */
+export function invalidateEverything(): void {
+  everythingInvalidatedAt = Date.now();
+  for (const cache of caches) cache.clear();
 }
 
 /** Drops every cached value carrying one of `tags`, here and in the other workers of this cluster. */

@@ -1,8 +1,11 @@
 /**
  * Runs the migrations in `./migrations` (listed explicitly in its index, in order) with Kysely's
- * Migrator. Called on start-up and by `bindery migrate`.
+ * Migrator, then makes sure every PostgreSQL table has its change trigger (src/db/change-triggers.ts).
+ * Called on start-up and by `bindery migrate`.
  */
 import { type Kysely, type MigrationResultSet, Migrator } from 'kysely';
+import { ensureChangeTriggers } from './change-triggers.js';
+import { dialectOf } from './dialect.js';
 import { migrations } from './migrations/index.js';
 
 export async function migrateToLatest<T>(db: Kysely<T>): Promise<MigrationResultSet> {
@@ -19,5 +22,7 @@ export async function migrateToLatest<T>(db: Kysely<T>): Promise<MigrationResult
     const reason = result.error instanceof Error ? result.error.message : String(result.error);
     throw new Error(`migration ${failed?.migrationName ?? '(unknown)'} failed: ${reason}`);
   }
+  // Every table, old or just added, notifies the other processes of its changes.
+  if (dialectOf(db) === 'postgres') await ensureChangeTriggers(db);
   return result;
 }
