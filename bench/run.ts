@@ -11,13 +11,16 @@
  *   statements at the driver and reports them with CPU time and RSS over IPC. Load comes from this
  *   process through autocannon, to 127.0.0.1 only. Every URL must answer 200 before it is loaded.
  * - Seeding runs on one server process; the measured server is a fresh one (idle RSS after start).
+ * - Reads as served (the response cache answers repeated GETs), then the same reads on a server
+ *   with RESPONSE_CACHE_MB=0 (the handler answers every request, as the first read after a change).
  * - WORKERS rows: a few endpoints again with WORKERS=N (node:cluster); CPU from /proc of every process.
  * - What recording events costs the write paths: off, on, and on with a webhook (bench/events.ts).
  *
  * Tunables: BENCH_DURATION (s per endpoint, default 4), BENCH_WARMUP (1), BENCH_CONNECTIONS (50),
  * BENCH_MEMBERS (100000), BENCH_WORKERS (cores), BENCH_WRITES (write operations timed, 30; 0: none),
  * BENCH_EVENT_ROUNDS (rounds of the events comparison, 5, sharing BENCH_WRITES operations per path
- * and mode; 0: none), BENCH_ONLY (a regular expression: only the read endpoints it matches).
+ * and mode; 0: none), BENCH_ONLY (a regular expression: only the read endpoints it matches),
+ * BENCH_UNCACHED (0: skip the reads with the response cache off).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -40,6 +43,8 @@ const MEMBERS = positiveNumber('BENCH_MEMBERS', 100_000);
 const WORKERS = positiveNumber('BENCH_WORKERS', os.availableParallelism());
 const WRITES = Number(process.env.BENCH_WRITES ?? 30);
 const EVENT_ROUNDS = Number(process.env.BENCH_EVENT_ROUNDS ?? 5);
+/** Whether the reads are measured a second time with the response cache off (BENCH_UNCACHED=0: not). */
+const UNCACHED = process.env.BENCH_UNCACHED !== '0';
 /** Only the endpoints whose name matches this regular expression (for quick A/B runs). */
 const ONLY = process.env.BENCH_ONLY ? new RegExp(process.env.BENCH_ONLY) : null;
 const PAGE_LIMIT = 100;
@@ -613,6 +618,8 @@ interface DatabaseRun {
   label: string;
   seeded: Seeded;
   rows: Row[];
+  /** The same reads with RESPONSE_CACHE_MB=0 (empty when BENCH_UNCACHED=0). */
+  uncachedRows: Row[];
   workerRows: Row[];
   writes: WriteRow[];
   eventCost: EventCostRow[];
@@ -623,6 +630,23 @@ interface DatabaseRun {
 }
 
 let payloadFile: string | undefined;
+
+/** Measures each group of endpoints (a group's endpoints interleaved), checking each answers 200 first. */
+async function measureReads(server: Server, groups: Endpoint[][], seeded: Seeded, label: string): Promise<Row[]> {
+  const rows: Row[] = [];
+  for (const group of groups) {
+    for (const e of group) await expect200(server.baseUrl + e.path, seeded.token, e.check);
+    log(`[${label}] ${group.map((e) => e.endpoint).join(' + ')}`);
+    const measured = await measure(
+      server,
+      group.map((e) => server.baseUrl + e.path),
+      seeded.token,
+    );
+    for (const [i, e] of group.entries())
+      rows.push({ endpoint: e.endpoint, kind: e.kind, ceiling: e.ceiling, m: measured[i]! });
+  }
+  return rows;
+}
 
 async function benchDatabase(label: string, databaseUrl: string, tmp: string): Promise<DatabaseRun> {
   log(`\n[${label}] seeding through the API: ${MEMBERS} members...`);
@@ -670,22 +694,23 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
       payloadFile = path.join(tmp, 'payloads.json');
       fs.writeFileSync(payloadFile, JSON.stringify(payloads));
     }
-    const rows: Row[] = [];
-    for (const group of groups.map((g) => g.filter((e) => !ONLY || ONLY.test(e.endpoint))).filter((g) => g.length)) {
-      for (const e of group) await expect200(server.baseUrl + e.path, seeded.token, e.check);
-      log(`[${label}] ${group.map((e) => e.endpoint).join(' + ')}`);
-      const measured = await measure(
-        server,
-        group.map((e) => server.baseUrl + e.path),
-        seeded.token,
-      );
-      for (const [i, e] of group.entries())
-        rows.push({ endpoint: e.endpoint, kind: e.kind, ceiling: e.ceiling, m: measured[i]! });
-    }
+    const selected = groups.map((g) => g.filter((e) => !ONLY || ONLY.test(e.endpoint))).filter((g) => g.length);
+    const rows = await measureReads(server, selected, seeded, label);
     const rssLoaded = processTree(server.pid).rss;
     log(`[${label}] write paths`);
     const writes = WRITES > 0 ? await measureWrites(server, seeded) : [];
     await server.stop();
+    // The same reads with the response cache off: what every request costs when the handler runs
+    // (the first read after any change does).
+    let uncachedRows: Row[] = [];
+    if (UNCACHED) {
+      const uncached = await startBindery(databaseUrl, 1, { RESPONSE_CACHE_MB: '0' });
+      try {
+        uncachedRows = await measureReads(uncached, selected, seeded, `${label}, response cache off`);
+      } finally {
+        await uncached.stop();
+      }
+    }
     let eventCost: EventCostRow[] = [];
     if (EVENT_ROUNDS > 0 && WRITES > 0) {
       log(`[${label}] what recording events costs the write paths`);
@@ -720,7 +745,19 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
     } else {
       workerRows = [];
     }
-    return { label, seeded, rows, workerRows, writes, eventCost, rssIdle, rssLoaded, rssIdleWorkers, loadAverage };
+    return {
+      label,
+      seeded,
+      rows,
+      uncachedRows,
+      workerRows,
+      writes,
+      eventCost,
+      rssIdle,
+      rssLoaded,
+      rssIdleWorkers,
+      loadAverage,
+    };
   } finally {
     await server.stop();
   }
@@ -767,12 +804,11 @@ function table(header: string[], cells: string[][]): void {
   for (const c of cells) console.log(line(c));
 }
 
-function printRun(run: DatabaseRun, ceilings: Map<string, Measurement>, sqlite?: DatabaseRun): void {
-  console.log(`\n== ${run.label} ==`);
+function readsTable(rows: Row[], ceilings: Map<string, Measurement>, sqliteRows?: Row[]): void {
   const single = ceilings.get('single') as Measurement;
   const header = ['endpoint', 'req/s', 'CPU µs/req', 'queries/req', 'p50 ms', 'p99 ms', 'vs ceiling', 'KB/resp'];
-  if (sqlite) header.push('SQLite/this');
-  const cells = [...run.rows, ...run.workerRows].map(({ endpoint, kind, ceiling, m }) => {
+  if (sqliteRows) header.push('SQLite/this');
+  const cells = rows.map(({ endpoint, kind, ceiling, m }) => {
     const reference = kind === 'list' ? (ceilings.get(ceiling as string) as Measurement) : single;
     const cell = [
       endpoint,
@@ -784,22 +820,32 @@ function printRun(run: DatabaseRun, ceilings: Map<string, Measurement>, sqlite?:
       `${fixed((m.rps / reference.rps) * 100, 1)}%`,
       fixed(m.bytesPerResponse / 1024, 1),
     ];
-    if (sqlite) {
-      const other = [...sqlite.rows, ...sqlite.workerRows].find((r) => r.endpoint === endpoint);
+    if (sqliteRows) {
+      const other = sqliteRows.find((r) => r.endpoint === endpoint);
       cell.push(other ? `${fixed(other.m.rps / m.rps, 2)}x` : '-');
     }
     return cell;
   });
   table(header, cells);
-  for (const { endpoint, m } of [...run.rows, ...run.workerRows]) {
+  for (const { endpoint, m } of rows) {
     if (m.failures) console.log(`  !! ${endpoint}: ${m.failures}: its numbers are not valid`);
   }
-  const lists = run.rows.filter((r) => r.endpoint.startsWith('GET /orgs/{id}/members (page'));
+  const lists = rows.filter((r) => r.endpoint.startsWith('GET /orgs/{id}/members (page'));
   if (lists.length === 2) {
     const [first, deep] = lists.map((r) => r.m) as [Measurement, Measurement];
     console.log(
       `deep page vs first page: time per request ${fixed(first.rps / deep.rps, 2)}x, CPU ${fixed(deep.cpuPerRequest / first.cpuPerRequest, 2)}x, p99 ${fixed(deep.p99 / first.p99, 2)}x`,
     );
+  }
+}
+
+function printRun(run: DatabaseRun, ceilings: Map<string, Measurement>, sqlite?: DatabaseRun): void {
+  console.log(`\n== ${run.label} ==`);
+  console.log('reads as served (repeated GETs answered from the response cache):');
+  readsTable([...run.rows, ...run.workerRows], ceilings, sqlite && [...sqlite.rows, ...sqlite.workerRows]);
+  if (run.uncachedRows.length) {
+    console.log('the same reads with the response cache off (RESPONSE_CACHE_MB=0: the handler answers every request):');
+    readsTable(run.uncachedRows, ceilings, sqlite?.uncachedRows);
   }
   console.log(
     `RSS: idle after start ${mb(run.rssIdle)} (1 process), after load ${mb(run.rssLoaded)}; WORKERS=${WORKERS} idle ${mb(run.rssIdleWorkers)} (all processes)`,

@@ -12,6 +12,7 @@ import { registerApi } from './api/index.js';
 import type { Config } from './config.js';
 import type { App } from './core/app.js';
 import { registerAuth } from './core/auth.js';
+import { ChangeFeed } from './core/change-feed.js';
 import { registerConditionalRequests } from './core/conditional.js';
 import { trackHandlers } from './core/drain.js';
 import {
@@ -28,10 +29,11 @@ import { ResourceLocks } from './core/locks.js';
 import { registerMetrics } from './core/metrics.js';
 import { registerRateLimit } from './core/rate-limit.js';
 import { RequestLog, serializeRequest } from './core/request-log.js';
+import { registerResponseCache } from './core/response-cache.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
 import { rejectNulCharacters, schemaCompilers } from './core/validation.js';
-import { createDb, type Db } from './db/database.js';
+import { createDb, type Db, driverOf } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { JobWorker } from './jobs/index.js';
 import { registerPublished } from './published/routes.js';
@@ -122,8 +124,21 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     parseJson(request, text, done);
   });
 
+  // What this process learns of changes made elsewhere; first, so every request sees them.
+  const feed = ChangeFeed.of(db, app.log);
+  if (feed) {
+    if (driverOf(db)?.kind === 'sqlite') {
+      app.addHook('onRequest', (_request, _reply, done) => {
+        feed.poll();
+        done();
+      });
+    }
+    app.addHook('onReady', async () => feed.start());
+    app.addHook('onClose', async () => feed.close());
+  }
+
   registerErrorHandling(app);
-  await registerMetrics(app, { db, jobs, token: config.metricsToken });
+  await registerMetrics(app, { db, jobs, token: config.metricsToken, responseCache: () => app.responseCache });
   rejectNulCharacters(app);
   registerAuth(app);
   // After authentication: a caller with a valid token is counted by its token, others by address.
@@ -132,6 +147,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   const locks = new ResourceLocks(config.databaseUrl);
   app.addHook('onClose', async () => locks.close());
   registerConditionalRequests(app, locks);
+  // GET answers kept until the data changes: after authentication, rate limits and the ETag hook.
+  if (feed && config.responseCacheBytes > 0) registerResponseCache(app, feed, config.responseCacheBytes);
+  else app.decorate('responseCache', null);
   // Idempotency-Key on POST: a retry replays the first response instead of doing the work again.
   registerIdempotency(app, db);
   app.addSchema(ErrorBody);

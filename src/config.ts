@@ -67,6 +67,11 @@ export interface Config {
    * and write transactions serialize within one process only).
    */
   workers: number;
+  /**
+   * Memory for GET answers served again until the data changes (`RESPONSE_CACHE_MB`, in bytes;
+   * 0: off). See src/core/response-cache.ts.
+   */
+  responseCacheBytes: number;
 }
 
 export interface AiConfig {
@@ -295,5 +300,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       parsePositiveNumber('WEBHOOK_DEACTIVATE_AFTER_DAYS', env.WEBHOOK_DEACTIVATE_AFTER_DAYS, 3) * 86_400_000,
     auditRetentionDays: parsePositiveInt('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
     workers: parseWorkers(env.WORKERS, parseDatabaseUrl(env.DATABASE_URL)),
+    responseCacheBytes: parseNonNegativeInt('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 64) * 1024 * 1024,
   };
 }

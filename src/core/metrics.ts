@@ -12,6 +12,7 @@
  * - `bindery_jobs{state}` (the queue's depth, read from the jobs table at scrape time, every process's
  *   jobs) and `bindery_job_runs_total{kind,outcome}` (jobs this process ended; `failed` are failures).
  * - `bindery_sse_streams_open`: server-sent event streams (ask, questions) open now.
+ * - `bindery_response_cache_lookups_total{outcome}` (hit, miss) and `bindery_response_cache_bytes`.
  * - prom-client's default process metrics (CPU, memory, event loop lag, GC).
  *
  * Each app has its own registry (tests build many apps in one process). prom-client is loaded only
@@ -26,6 +27,7 @@ import { countJobsByState } from '../jobs/queue.js';
 import type { JobWorker } from '../jobs/worker.js';
 import { isInternalRequest } from './conditional.js';
 import { forbidden, unauthorized } from './errors.js';
+import type { ResponseCache } from './response-cache.js';
 
 const JOB_STATES = ['queued', 'running', 'done', 'failed'];
 
@@ -37,7 +39,7 @@ export class Metrics {
   readonly duration: Histogram<'method' | 'route' | 'status'>;
   readonly jobRuns: Counter<'kind' | 'outcome'>;
 
-  constructor(db: Db, prom: typeof PromClient) {
+  constructor(db: Db, prom: typeof PromClient, responseCache: () => ResponseCache | null = () => null) {
     const { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } = prom;
     this.registry = new Registry();
     const registers = [this.registry];
@@ -106,6 +108,29 @@ export class Metrics {
         },
       });
     }
+    const counted = { hit: 0, miss: 0 };
+    new Counter({
+      name: 'bindery_response_cache_lookups_total',
+      help: 'GET requests of cacheable routes answered from memory (hit) or by their handler (miss)',
+      labelNames: ['outcome'],
+      registers,
+      collect() {
+        const cache = responseCache();
+        if (!cache) return;
+        this.inc({ outcome: 'hit' }, cache.hits - counted.hit);
+        this.inc({ outcome: 'miss' }, cache.misses - counted.miss);
+        counted.hit = cache.hits;
+        counted.miss = cache.misses;
+      },
+    });
+    new Gauge({
+      name: 'bindery_response_cache_bytes',
+      help: 'Memory held by answers kept in the response cache',
+      registers,
+      collect() {
+        this.set(responseCache()?.bytes ?? 0);
+      },
+    });
     collectDefaultMetrics({ register: this.registry });
   }
 
@@ -164,13 +189,13 @@ function digest(value: string): Buffer {
 /** Registers the metrics hooks and `GET /metrics` when `token` is set; decorates `app.metrics`. */
 export async function registerMetrics(
   app: FastifyInstance,
-  options: { db: Db; jobs: JobWorker; token: string | null },
+  options: { db: Db; jobs: JobWorker; token: string | null; responseCache?: () => ResponseCache | null },
 ): Promise<void> {
   if (!options.token) {
     app.decorate('metrics', null);
     return;
   }
-  const metrics = new Metrics(options.db, await import('prom-client'));
+  const metrics = new Metrics(options.db, await import('prom-client'), options.responseCache);
   app.decorate('metrics', metrics);
   options.jobs.onSettled((kind, outcome) => metrics.jobRuns.inc({ kind, outcome }));
 

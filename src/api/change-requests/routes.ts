@@ -68,7 +68,7 @@ export default async function changeRequestRoutes(app: App) {
   app.get(
     '/spaces/:spaceId/change-requests',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', cacheable: true },
       schema: {
         operationId: 'listChangeRequestsForSpace',
         tags,
@@ -94,7 +94,7 @@ export default async function changeRequestRoutes(app: App) {
   app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', cacheable: true },
       schema: {
         operationId: 'getChangeRequestById',
         tags,

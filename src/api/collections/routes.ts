@@ -60,7 +60,7 @@ export default async function collectionRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/collections',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', cacheable: true },
       schema: {
         operationId: 'listCollectionsInOrganizationById',
         tags,
@@ -83,7 +83,7 @@ export default async function collectionRoutes(app: App) {
   app.get(
     '/collections/:collectionId',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', cacheable: true },
       schema: { operationId: 'getCollectionById', tags, params: CollectionParams, response: { 200: Collection } },
     },
     async (request) => {
@@ -131,7 +131,7 @@ export default async function collectionRoutes(app: App) {
   app.get(
     '/collections/:collectionId/spaces',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', cacheable: true },
       schema: {
         operationId: 'listSpacesInCollectionById',
         tags,

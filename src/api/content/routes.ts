@@ -19,7 +19,8 @@ import {
 } from './schemas.js';
 
 const tags = ['content'];
-const config = { scope: 'space:read' } as const;
+/** Every read here is a function of the revision read, the caller and the URL: cacheable. */
+const config = { scope: 'space:read', cacheable: true } as const;
 const Id = Type.String({ minLength: 1 });
 const PagePath = Type.String({ description: 'The page path: nested slugs joined by /' });
 

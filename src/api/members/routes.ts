@@ -52,7 +52,7 @@ export default async function memberRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/members',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', cacheable: true },
       schema: {
         operationId: 'listMembersInOrganizationById',
         tags,
@@ -83,7 +83,7 @@ export default async function memberRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/members/:userId',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', cacheable: true },
       schema: { operationId: 'getMemberInOrganizationById', tags, params: MemberParams, response: { 200: Member } },
     },
     async (request) => {
@@ -153,7 +153,7 @@ export default async function memberRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/members/:userId/spaces',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', cacheable: true },
       schema: {
         operationId: 'listSpacesForOrganizationMember',
         tags,

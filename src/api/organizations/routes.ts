@@ -27,7 +27,7 @@ export default async function organizationRoutes(app: App) {
   app.get(
     '/orgs',
     {
-      config: { scope: 'organization:read' },
+      config: { scope: 'organization:read', cacheable: true },
       schema: {
         operationId: 'listOrganizationsForAuthenticatedUser',
         tags,
@@ -70,7 +70,7 @@ export default async function organizationRoutes(app: App) {
   app.get(
     '/orgs/:organizationId',
     {
-      config: { scope: 'organization:read' },
+      config: { scope: 'organization:read', cacheable: true },
       schema: { operationId: 'getOrganizationById', tags, params: OrgParams, response: { 200: Organization } },
     },
     async (request) => {

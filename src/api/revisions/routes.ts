@@ -36,7 +36,8 @@ import {
 } from './schemas.js';
 
 const tags = ['revisions'];
-const config = { scope: 'space:read' as const };
+/** Every read here is a function of the revision read, the caller and the URL: cacheable. */
+const config = { scope: 'space:read' as const, cacheable: true };
 
 interface Loaded {
   space: SpaceRow;

@@ -43,7 +43,7 @@ export default async function publishingRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/sites/:siteId/structure',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', cacheable: true },
       schema: {
         operationId: 'getSiteStructure',
         tags: ['site-structure'],

@@ -41,7 +41,7 @@ export default async function siteRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/sites',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', cacheable: true },
       schema: {
         operationId: 'listSites',
         tags,
@@ -88,7 +88,7 @@ export default async function siteRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/sites/:siteId',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', cacheable: true },
       schema: { operationId: 'getSiteById', tags, params: SiteParams, response: { 200: Site } },
     },
     async (request) => {

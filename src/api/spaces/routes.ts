@@ -60,7 +60,7 @@ export default async function spaceRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/spaces',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', cacheable: true },
       schema: {
         operationId: 'listSpacesInOrganizationById',
         tags,
@@ -89,7 +89,7 @@ export default async function spaceRoutes(app: App) {
   app.get(
     '/spaces/:spaceId',
     {
-      config: { scope: 'space:read' },
+      config: { scope: 'space:read', cacheable: true },
       schema: { operationId: 'getSpaceById', tags, params: SpaceParams, response: { 200: Space } },
     },
     async (request) => {

@@ -57,7 +57,7 @@ export default async function teamRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/teams',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', cacheable: true },
       schema: {
         operationId: 'listTeamsInOrganizationById',
         tags,
@@ -113,7 +113,7 @@ export default async function teamRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/teams/:teamId',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', cacheable: true },
       schema: { operationId: 'getTeamInOrganizationById', tags, params: TeamParams, response: { 200: Team } },
     },
     async (request) => {
@@ -158,7 +158,7 @@ export default async function teamRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/teams/:teamId/members',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', cacheable: true },
       schema: {
         operationId: 'listTeamMembersInOrganizationById',
         tags,
@@ -252,7 +252,7 @@ export default async function teamRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/members/:userId/teams',
     {
-      config: { scope: 'organization:members:read' },
+      config: { scope: 'organization:members:read', cacheable: true },
       schema: {
         operationId: 'listTeamsForOrganizationMember',
         tags: ['members'],

@@ -8,7 +8,7 @@ export default async function userRoutes(app: App) {
   app.get(
     '/user',
     {
-      config: { scope: 'user:read' },
+      config: { scope: 'user:read', cacheable: true },
       schema: { operationId: 'getAuthenticatedUser', tags: ['users'], response: { 200: UserSchema } },
     },
     async (request) => presentUser(caller(request).user, app.urls),

@@ -39,7 +39,7 @@ export default async function groupRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/sites/:siteId/section-groups',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', cacheable: true },
       schema: {
         operationId: 'listSiteSectionGroups',
         tags,

@@ -25,7 +25,7 @@ export default async function siteSectionRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/sites/:siteId/sections',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', cacheable: true },
       schema: {
         operationId: 'listSiteSections',
         tags,

@@ -24,7 +24,7 @@ export default async function siteSpaceRoutes(app: App) {
   app.get(
     '/orgs/:organizationId/sites/:siteId/site-spaces',
     {
-      config: { scope: 'site:read' },
+      config: { scope: 'site:read', cacheable: true },
       schema: {
         operationId: 'listSiteSpaces',
         tags,

@@ -1,0 +1,166 @@
+/**
+ * Reads answered from memory. A GET route whose config says `cacheable: true` declares that its
+ * 200 answer is a function of the stored data, the caller and the URL alone (no clock, no outside
+ * service, no header but the token). Such an answer is kept, per access token and URL, with the
+ * data generation it was computed at (src/core/change-feed.ts); the same request is answered with
+ * the same bytes and ETag for as long as the generation has not moved, that is until anything
+ * commits a change — here or, once it is known here, in another process. Authentication, scope
+ * checks and rate limits run on every request as before; only the work of the handler (queries,
+ * permissions, presenting, serializing, hashing) is skipped.
+ *
+ * Invalidation is deliberately coarse: any committed change empties the whole cache. It cannot
+ * miss a change that way (no route has to say what it depends on), and reads, which outnumber
+ * writes, are served from memory between writes. Entries also expire after {@link MAX_AGE_MS},
+ * the bound of the other in-process caches, as a guard. `RESPONSE_CACHE_MB=0` turns it off.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ChangeFeed } from './change-feed.js';
+
+const MAX_AGE_MS = 10_000;
+/** What an entry costs besides its body (key, object, map slot), roughly. */
+const ENTRY_OVERHEAD_BYTES = 256;
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The 200 answer of this GET depends only on the stored data, the caller and the URL, so it may
+     * be served from memory until the data changes (src/core/response-cache.ts).
+     */
+    cacheable?: boolean;
+  }
+  interface FastifyInstance {
+    /** GET answers kept until the data changes; null when `RESPONSE_CACHE_MB=0`. */
+    responseCache: ResponseCache | null;
+  }
+  interface FastifyRequest {
+    /** Set when this request's answer is to be kept: where, and for which data generation. */
+    responseCacheSlot: { key: string; generation: number } | null;
+  }
+}
+
+interface Entry {
+  generation: number;
+  body: Buffer;
+  etag: string;
+  contentType: string;
+  expires: number;
+  bytes: number;
+}
+
+/** The kept answers: least recently used first, within a byte budget. */
+export class ResponseCache {
+  private readonly entries = new Map<string, Entry>();
+  /** Memory the entries take (bodies, keys and an allowance per entry). */
+  bytes = 0;
+  /** Lookups answered from memory, and lookups that went on to the handler (for /metrics). */
+  hits = 0;
+  misses = 0;
+  /** The generation the entries were computed at; a new one empties the cache. */
+  private generation = -1;
+
+  constructor(readonly maxBytes: number) {}
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  get(key: string, generation: number, now: number): Entry | undefined {
+    if (generation !== this.generation) this.reset(generation);
+    const entry = this.entries.get(key);
+    if (entry === undefined) {
+      this.misses++;
+      return undefined;
+    }
+    this.entries.delete(key);
+    if (entry.expires <= now) {
+      this.bytes -= entry.bytes;
+      this.misses++;
+      return undefined;
+    }
+    this.entries.set(key, entry); // the Map's order is the recency order
+    this.hits++;
+    return entry;
+  }
+
+  /** Keeps an answer computed at `computedAt`, unless the data has moved on since (`current`). */
+  set(key: string, answer: Omit<Entry, 'expires' | 'bytes' | 'generation'>, computedAt: number, current: number) {
+    if (computedAt !== current) return;
+    if (current !== this.generation) this.reset(current);
+    const bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
+    if (bytes > this.maxBytes / 4) return; // one answer must not push out everything else
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.entries.delete(key);
+      this.bytes -= previous.bytes;
+    }
+    this.entries.set(key, { ...answer, generation: current, expires: Date.now() + MAX_AGE_MS, bytes });
+    this.bytes += bytes;
+    for (const [oldest, entry] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldest);
+      this.bytes -= entry.bytes;
+    }
+  }
+
+  private reset(generation: number): void {
+    this.entries.clear();
+    this.bytes = 0;
+    this.generation = generation;
+  }
+}
+
+function keyOf(request: FastifyRequest, tokenId: string): string {
+  return `${tokenId} ${request.url}`;
+}
+
+/**
+ * Registers the lookup (an `onRequest` hook: register it after authentication and rate limits)
+ * and the keeping of answers (an `onSend` hook: register it after the ETag's).
+ */
+export function registerResponseCache(app: FastifyInstance, feed: ChangeFeed, maxBytes: number): ResponseCache {
+  const cache = new ResponseCache(maxBytes);
+  app.decorate('responseCache', cache);
+  app.decorateRequest('responseCacheSlot', null);
+
+  // Callback hooks: a hit is answered without a promise or a turn of the event loop.
+  app.addHook('onRequest', (request, reply, done) => {
+    const auth = request.auth;
+    if (request.method !== 'GET' || auth === null || request.routeOptions.config.cacheable !== true) return done();
+    const generation = feed.generation();
+    if (generation === undefined) {
+      cache.misses++; // changes elsewhere cannot be known now: nothing is served from memory
+      return done();
+    }
+    const key = keyOf(request, auth.tokenId);
+    const entry = cache.get(key, generation, Date.now());
+    if (entry === undefined) {
+      request.responseCacheSlot = { key, generation };
+      return done();
+    }
+    // Replying from onRequest skips parsing, validation and the handler; onSend hooks still run
+    // (If-None-Match against the kept ETag, the request id) and the request is logged as usual.
+    reply.header('content-type', entry.contentType).header('etag', entry.etag).send(entry.body);
+  });
+
+  app.addHook('onSend', (request, reply, payload, done) => {
+    const slot = request.responseCacheSlot;
+    if (slot === null) return done(null, payload);
+    request.responseCacheSlot = null;
+    const etag = reply.getHeader('etag');
+    const contentType = reply.getHeader('content-type');
+    const current = feed.generation();
+    if (
+      reply.statusCode === 200 &&
+      current !== undefined &&
+      (typeof payload === 'string' || Buffer.isBuffer(payload)) &&
+      typeof etag === 'string' &&
+      typeof contentType === 'string' &&
+      contentType.includes('json')
+    ) {
+      const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
+      cache.set(slot.key, { body, etag, contentType }, slot.generation, current);
+    }
+    done(null, payload);
+  });
+  return cache;
+}
