@@ -91,34 +91,10 @@ export async function listMembers(
   organizationId: string,
   query: Static<typeof ListMembersQuery>,
 ): Promise<Page<ListedMember>> {
-  let q = selectListedMembers(db, organizationId);
-  if (query.role === 'guest') q = q.where('members.role', 'is', null);
-  else if (query.role) q = q.where('members.role', '=', query.role);
-  if (query.search) {
-    const search = query.search;
-    const trigrams = usersFtsPhrase(db, search);
-    q = q.where((eb) => {
-      const like = eb.or([
-        containsInsensitive(eb.ref('users.display_name'), search),
-        containsInsensitive(eb.ref('users.email'), search),
-      ]);
-      // The trigram index only narrows the candidates; the LIKE above stays the exact filter.
-      if (trigrams === undefined) return like;
-      return eb.and([
-        // As a condition on the member's key, which SQLite then looks up by primary key; on
-        // users.rowid it walks every member of the organization and tests each against the list.
-        sql<SqlBool>`${sql.ref('members.user_id')} in (select id from users where rowid in
-          (select rowid from users_fts where users_fts match ${trigrams}))`,
-        like,
-      ]);
-    });
-  }
   const direction = query.order ?? 'desc';
   const sort = query.sort ?? 'joinedAt';
   let first: SortKey<ListedMember>;
   if (sort === 'lastSeenAt') {
-    // Sorting by activity lists only the members who have been seen.
-    q = q.where('members.last_seen_at', 'is not', null);
     first = { column: 'members.last_seen_at', direction, value: (r) => r.last_seen_at as string };
   } else if (sort === 'name') {
     first = { column: 'users.display_name', direction, value: (r) => r.display_name };
@@ -144,8 +120,33 @@ export async function listMembers(
         return cachedMemberCount(organizationId, query.role ?? 'all', count);
       };
   const keys = [first, { column: 'members.user_id', direction, value: (r: ListedMember) => r.user_id }];
+  // The default list runs precompiled queries: building the query below costs ~10 % of the request.
   if (countRows && !query.role && sort === 'joinedAt' && direction === 'desc') {
     return newestMembers(db, organizationId, query, countRows, keys);
+  }
+  let q = selectListedMembers(db, organizationId);
+  if (query.role === 'guest') q = q.where('members.role', 'is', null);
+  else if (query.role) q = q.where('members.role', '=', query.role);
+  // Sorting by activity lists only the members who have been seen.
+  if (sort === 'lastSeenAt') q = q.where('members.last_seen_at', 'is not', null);
+  if (query.search) {
+    const search = query.search;
+    const trigrams = usersFtsPhrase(db, search);
+    q = q.where((eb) => {
+      const like = eb.or([
+        containsInsensitive(eb.ref('users.display_name'), search),
+        containsInsensitive(eb.ref('users.email'), search),
+      ]);
+      // The trigram index only narrows the candidates; the LIKE above stays the exact filter.
+      if (trigrams === undefined) return like;
+      return eb.and([
+        // As a condition on the member's key, which SQLite then looks up by primary key; on
+        // users.rowid it walks every member of the organization and tests each against the list.
+        sql<SqlBool>`${sql.ref('members.user_id')} in (select id from users where rowid in
+          (select rowid from users_fts where users_fts match ${trigrams}))`,
+        like,
+      ]);
+    });
   }
   return paginate(q, keys, query, countRows);
 }
