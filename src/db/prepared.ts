@@ -20,6 +20,13 @@
  * Arguments may be any value the driver binds (strings, numbers, null). Results go through the
  * executor as usual (on SQLite, a read outside transactions runs on the cached statement at once:
  * `readNowOnSqlite`); the compiled query is shared, so a plugin keyed by query id would see one id.
+ *
+ * Writes work the same way (the event's insert, src/events/repo.ts: every column listed as its own
+ * argument, since the builder reads the keys of `values`, and the markers object has none). In a
+ * transaction they run in it, through Kysely. Outside one, on SQLite, a write that returns rows
+ * (`… returning`) runs at once on the cached statement like a read — safe for the same reason (it
+ * runs to completion synchronously), and the statement cache's write tracking sees it
+ * (db/writes.ts); one that returns nothing goes through Kysely.
  */
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
 import { readNowOnSqlite } from './database.js';

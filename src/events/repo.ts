@@ -2,27 +2,56 @@
 import { type Page, paginate } from '../core/paging.js';
 import type { DbOrTrx } from '../core/service.js';
 import { toCount } from '../db/dialect.js';
+import { prepare } from '../db/prepared.js';
 import type { EventRow, EventsTable } from '../db/schema.js';
+
+/** An event row as the arguments of a precompiled query (a type alias, not an interface: see prepare). */
+type EventArgs = { [K in keyof EventsTable]: EventsTable[K] };
+
+/**
+ * The event's insert, compiled once (db/prepared.ts): it runs for every change the API makes, and
+ * building and compiling its 13 values and the RETURNING subquery with Kysely on each call cost
+ * more CPU than running it (in a profile of the create-collection path on SQLite, `insertEvent`
+ * took ~245 µs per event, statement included; precompiled, ~115).
+ */
+const insertEventQuery = prepare((db, p: EventArgs) =>
+  db
+    .insertInto('events')
+    .values({
+      id: p.id,
+      organization_id: p.organization_id,
+      type: p.type,
+      actor_type: p.actor_type,
+      actor_id: p.actor_id,
+      actor_label: p.actor_label,
+      token_id: p.token_id,
+      source: p.source,
+      target_object: p.target_object,
+      target_id: p.target_id,
+      target_label: p.target_label,
+      data: p.data,
+      created_at: p.created_at,
+    })
+    .returning((eb) =>
+      eb
+        .selectFrom('webhooks')
+        .select(eb.fn.countAll().as('n'))
+        .where('organization_id', '=', p.organization_id)
+        .where('active', '=', 1)
+        .as('active_webhooks'),
+    ),
+);
 
 /**
  * Inserts `row` and answers how many active webhooks its organization has, in one statement (the
  * count is a subquery of RETURNING, which both SQLite and PostgreSQL allow): most organizations
  * have none, and then recording an event costs one statement — one round trip on PostgreSQL —
- * instead of two.
+ * instead of two. The count is read by the insert, in the transaction of the change, so a webhook
+ * another process created is seen as soon as it committed.
  */
 export async function insertEvent(db: DbOrTrx, row: EventsTable): Promise<{ activeWebhooks: number }> {
-  const inserted = await db
-    .insertInto('events')
-    .values(row)
-    .returning((eb) =>
-      eb
-        .selectFrom('webhooks')
-        .select(eb.fn.countAll().as('n'))
-        .where('organization_id', '=', row.organization_id)
-        .where('active', '=', 1)
-        .as('active_webhooks'),
-    )
-    .executeTakeFirstOrThrow();
+  const inserted = await insertEventQuery.first(db, row);
+  if (!inserted) throw new Error('insertEvent: the insert returned no row');
   return { activeWebhooks: toCount(inserted.active_webhooks as string | number | bigint | null) };
 }
 

@@ -70,6 +70,36 @@ describe('prepare (precompiled queries)', () => {
     expect(await byId.first(h.db, { id })).toBeUndefined();
   });
 
+  it('runs a write (insert … returning): in a transaction that rolls back, and on its own', async () => {
+    const insertUser = prepare((db, p: { id: string; email: string; photo: string | null }) =>
+      db
+        .insertInto('users')
+        .values({
+          id: p.id,
+          email: p.email,
+          display_name: 'P',
+          photo_url: p.photo,
+          created_at: '2026-01-01T00:00:00.000Z',
+        })
+        .returning(['id', 'photo_url']),
+    );
+    const rolledBack = newId();
+    await h.db
+      .transaction()
+      .execute(async (trx) => {
+        const row = await insertUser.first(trx, { id: rolledBack, email: `${rolledBack}@example.test`, photo: 'p' });
+        expect(row).toEqual({ id: rolledBack, photo_url: 'p' });
+        throw new Error('roll back');
+      })
+      .catch((error: Error) => expect(error.message).toBe('roll back'));
+    const kept = newId();
+    expect(await insertUser.all(h.db, { id: kept, email: `${kept}@example.test`, photo: null })).toEqual([
+      { id: kept, photo_url: null },
+    ]);
+    const found = await h.db.selectFrom('users').select('id').where('id', 'in', [rolledBack, kept]).execute();
+    expect(found.map((u) => u.id)).toEqual([kept]);
+  });
+
   it('refuses an argument written into the SQL text or not used at all', async () => {
     const inText = prepare((db, p: { id: string }) =>
       db.selectFrom('users').select('id').where(sql`id`, '=', sql.lit(p.id)),
