@@ -44,6 +44,16 @@ export function uuidV7(now = Date.now()): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
+/**
+ * The lowest string a version 7 UUID made at `ms` can be (its first 48 bits, as {@link uuidV7}
+ * writes them): every one made before `ms` sorts below it, every one made at or after it, above. A
+ * range of a primary key of these ids is then a range of creation times.
+ */
+export function uuidV7Bound(ms: number): string {
+  const hex = Math.max(0, Math.floor(ms)).toString(16).padStart(12, '0');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}`;
+}
+
 /** A new secret of `bytes` random bytes, base64url-encoded. */
 export function newSecret(bytes = 32): string {
   return randomBytes(bytes).toString('base64url');

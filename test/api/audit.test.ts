@@ -153,4 +153,54 @@ describe('audit log', () => {
       await database.drop();
     }
   });
+
+  it('forgets events with random (version 4) ids, recorded before ids were time-ordered, by their date', async () => {
+    const database = await freshDatabase('retention-legacy');
+    const own = await createHarness({ ownDatabase: database.url });
+    try {
+      const { id: org, admin } = await own.org();
+      const day = 86_400_000;
+      // Ids chosen to sort on either side of any time-ordered id of today: the id range cannot find them.
+      const legacy = (id: string, ageDays: number) => ({
+        id,
+        organization_id: org,
+        type: 'organization.updated',
+        actor_type: 'system',
+        actor_id: null,
+        actor_label: null,
+        token_id: null,
+        source: 'system',
+        target_object: 'organization',
+        target_id: org,
+        target_label: null,
+        data: '{}',
+        created_at: new Date(Date.now() - ageDays * day).toISOString(),
+      });
+      await own.db
+        .insertInto('events')
+        .values([
+          legacy('ffffffff-0000-4000-8000-000000000001', 3),
+          legacy('00000000-0000-4000-8000-000000000002', 3),
+          legacy('ffffffff-0000-4000-8000-000000000003', 0),
+          legacy('00000000-0000-4000-8000-000000000004', 0),
+        ])
+        .execute();
+      await admin.client.patch(`/v1/orgs/${org}`, { title: 'Renamed' }); // one event recorded now
+      expect(await purgeExpiredEvents(own.db, 1)).toBe(2);
+      const left = await own.db.selectFrom('events').select('id').where('organization_id', '=', org).execute();
+      const v7 = (id: string) => id[14] === '7';
+      expect(
+        left
+          .map((e) => e.id)
+          .filter((id) => !v7(id))
+          .sort(),
+      ).toEqual(['00000000-0000-4000-8000-000000000004', 'ffffffff-0000-4000-8000-000000000003']);
+      expect(left.some((e) => v7(e.id))).toBe(true);
+      // Two days from now, all of them have expired.
+      expect(await purgeExpiredEvents(own.db, 1, Date.now() + 2 * day)).toBe(left.length);
+    } finally {
+      await own.close();
+      await database.drop();
+    }
+  });
 });

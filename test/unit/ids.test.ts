@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newId, uuidV7 } from '../../src/core/ids.js';
+import { newId, uuidV7, uuidV7Bound } from '../../src/core/ids.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 
@@ -39,5 +39,19 @@ describe('uuidV7', () => {
     expect(later > id).toBe(true);
     const many = new Set(Array.from({ length: 2_000 }, () => uuidV7(at)));
     expect(many.size).toBe(2_000);
+  });
+});
+
+describe('uuidV7Bound', () => {
+  it('sorts above every id made before the millisecond and below every id made at or after it', () => {
+    const at = Date.UTC(2026, 10, 25, 12, 0, 0, 123);
+    const bound = uuidV7Bound(at);
+    expect(bound).toBe(uuidV7(at).slice(0, 13));
+    for (let i = 0; i < 200; i++) {
+      expect(uuidV7(at - 1) < bound).toBe(true);
+      expect(uuidV7(at - 86_400_000) < bound).toBe(true);
+      expect(uuidV7(at) > bound).toBe(true);
+      expect(uuidV7(at + 1) > bound).toBe(true);
+    }
   });
 });
