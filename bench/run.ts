@@ -18,8 +18,8 @@
  *
  * Tunables: BENCH_DURATION (s per endpoint, default 4), BENCH_WARMUP (1), BENCH_CONNECTIONS (50),
  * BENCH_MEMBERS (100000), BENCH_WORKERS (cores), BENCH_WRITES (write operations timed, 30; 0: none),
- * BENCH_EVENT_ROUNDS (rounds of the events comparison, 5, sharing BENCH_WRITES operations per path
- * and mode; 0: none), BENCH_ONLY (a regular expression: only the read endpoints it matches),
+ * BENCH_EVENT_OPS (operations per write path and mode in the events comparison, 300; 0: none) in
+ * BENCH_EVENT_ROUNDS rounds (50), BENCH_ONLY (a regular expression: only the read endpoints it matches),
  * BENCH_UNCACHED (0: skip the reads with the response cache off).
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
@@ -42,7 +42,8 @@ const CONNECTIONS = positiveNumber('BENCH_CONNECTIONS', 50);
 const MEMBERS = positiveNumber('BENCH_MEMBERS', 100_000);
 const WORKERS = positiveNumber('BENCH_WORKERS', os.availableParallelism());
 const WRITES = Number(process.env.BENCH_WRITES ?? 30);
-const EVENT_ROUNDS = Number(process.env.BENCH_EVENT_ROUNDS ?? 5);
+const EVENT_OPS = Number(process.env.BENCH_EVENT_OPS ?? 300);
+const EVENT_ROUNDS = Number(process.env.BENCH_EVENT_ROUNDS ?? 50);
 /** Whether the reads are measured a second time with the response cache off (BENCH_UNCACHED=0: not). */
 const UNCACHED = process.env.BENCH_UNCACHED !== '0';
 /** Only the endpoints whose name matches this regular expression (for quick A/B runs). */
@@ -712,12 +713,12 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
       }
     }
     let eventCost: EventCostRow[] = [];
-    if (EVENT_ROUNDS > 0 && WRITES > 0) {
+    if (EVENT_ROUNDS > 0 && EVENT_OPS > 0) {
       log(`[${label}] what recording events costs the write paths`);
       eventCost = await measureEventCost(seeded, {
         start: (env) => startBindery(databaseUrl, 1, env),
         rounds: EVENT_ROUNDS,
-        opsPerRound: Math.max(1, Math.round(WRITES / EVENT_ROUNDS)),
+        opsPerRound: Math.max(1, Math.round(EVENT_OPS / EVENT_ROUNDS)),
         log: (line) => log(`[${label}] ${line}`),
       });
     }
@@ -857,10 +858,20 @@ function printRun(run: DatabaseRun, ceilings: Map<string, Measurement>, sqlite?:
   );
   if (run.eventCost.length) {
     console.log(
-      'recording events (modes alternated in rounds; off = BINDERY_BENCH_NO_EVENTS=1; vs off: throughput and CPU relative to off):',
+      'recording events (modes alternated in rounds; off = BINDERY_BENCH_NO_EVENTS=1; vs off: throughput and CPU relative to off, the throughput with its 95 % interval over the rounds):',
     );
     table(
-      ['operation', 'events', 'ops', 'ms/op', 'CPU µs/op', 'queries/op', 'throughput vs off', 'CPU vs off'],
+      [
+        'operation',
+        'events',
+        'ops',
+        'ms/op',
+        'CPU µs/op',
+        'queries/op',
+        'throughput vs off',
+        '95 % interval',
+        'CPU vs off',
+      ],
       eventCostTable(run.eventCost),
     );
   }
