@@ -48,7 +48,7 @@ export async function enqueue(
       finished_at: null,
     })
     .execute();
-  jobEnqueued(db);
+  jobEnqueued(db, options.runAt);
   return id;
 }
 

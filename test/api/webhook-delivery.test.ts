@@ -211,6 +211,33 @@ describe('delivery right after the change', () => {
   });
 });
 
+describe('a burst of changes', () => {
+  it('delivers them in order without waiting for polls: a delivery held back for the one before it is woken when due', async () => {
+    const h = await createHarness({
+      ownDatabase: await ownDatabase('burst'),
+      fetchAllowPrivate: true,
+      jobPollMs: 60_000,
+      jobConcurrency: 2,
+    });
+    cleanups.push(() => h.close());
+    const r = await receiver();
+    const { id: org, admin } = await h.org();
+    const hook = await subscribe(admin, org, r, ['webhook.updated']);
+    const started = Date.now();
+    for (let i = 0; i < 8; i++) {
+      expect((await admin.client.patch(`/v1/orgs/${org}/webhooks/${hook.id}`, { description: `b${i}` })).status).toBe(
+        200,
+      );
+    }
+    const received = await r.waitFor(8, 20_000);
+    expect(received.map((x) => (x.verified as any).data.object.description)).toEqual(
+      Array.from({ length: 8 }, (_, i) => `b${i}`),
+    );
+    // Paced by the 60 s poll, the eighth would come minutes later; woken when due, within seconds.
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+});
+
 describe('a delivering process killed mid-attempt', () => {
   it('leaves the delivery to another process, which completes it with the same webhook-id', async () => {
     const database = await ownDatabase('crash');
