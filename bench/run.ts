@@ -732,7 +732,7 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
       try {
         await sleep(IDLE_AFTER_MS);
         rssIdleWorkers = processTree(cluster.pid).rss;
-        const picked = groups
+        const picked = selected
           .flat()
           .filter((e) => /^GET \/orgs\/\{id\}$|members \(page 1\)|members\/\{userId\}/.test(e.endpoint));
         for (const e of picked) {
