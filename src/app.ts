@@ -75,7 +75,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     // One cheap line per request instead of Fastify's two (core/request-log.ts).
-    logController: new RequestLog(),
+    logController: new RequestLog(!options.logger),
     bodyLimit: config.bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => newId(16),

@@ -23,6 +23,12 @@ async function appOnFile(name: string, logLines?: string[]) {
   return app;
 }
 
+/** The path and query as fetch sends them (it percent-encodes what a URL may not hold). */
+const sentPath = (pathAndQuery: string) => {
+  const url = new URL(`http://localhost${pathAndQuery}`);
+  return url.pathname + url.search;
+};
+
 describe('logs', () => {
   it('are JSON lines with a request id and never contain the token', async () => {
     const lines: string[] = [];
@@ -38,6 +44,49 @@ describe('logs', () => {
     expect(entries.some((e) => e.reqId && e.req?.url === '/v1/user')).toBe(true);
     expect(lines.join('\n')).not.toContain(token);
     expect(lines.join('\n')).not.toContain(token.slice(4, 20));
+  });
+
+  it('write one line per request, as pino would, and errors whole', async () => {
+    const lines: string[] = [];
+    const app = await appOnFile('request-lines.sqlite', lines);
+    app.get('/v1/boom', { config: { public: true } }, async () => {
+      throw new Error('kaboom');
+    });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    const tricky = '/v1/nowhere?q=%22quoted%22&name="\u00e9\\';
+    const missing = await fetch(`${address}${tricky}`, { headers: { 'x-request-id': 'client-"id"' } });
+    expect(missing.status).toBe(404);
+    const failed = await fetch(`${address}/v1/boom`);
+    expect(failed.status).toBe(500);
+    await app.close();
+
+    const entries = lines.map((line) => JSON.parse(line));
+    const completed = entries.filter((e) => e.msg === 'request completed');
+    const miss = completed.find((e) => e.reqId === 'client-"id"');
+    expect(Object.keys(miss)).toEqual([
+      'level',
+      'time',
+      'pid',
+      'hostname',
+      'reqId',
+      'req',
+      'res',
+      'responseTime',
+      'msg',
+    ]);
+    expect(miss).toMatchObject({
+      level: 30,
+      pid: process.pid,
+      hostname: os.hostname(),
+      req: { method: 'GET', url: sentPath(tricky), remoteAddress: '127.0.0.1' },
+      res: { statusCode: 404 },
+    });
+    expect(Math.abs(miss.time - Date.now())).toBeLessThan(60_000);
+    expect(typeof miss.responseTime).toBe('number');
+    // A failure is logged whole, with its error, through pino.
+    const error = entries.find((e) => e.err?.message === 'kaboom');
+    expect(error).toMatchObject({ level: 50, reqId: expect.any(String) });
+    expect(error.err.stack).toContain('kaboom');
   });
 });
 
