@@ -23,9 +23,10 @@ export class RequestLog extends LogController {
   /**
    * @param direct Write the success line straight to the logger's stream, as the same JSON pino
    * would write (level, time, the logger's bindings, req, res, responseTime, msg), instead of
-   * through `log.info`: pino's generic path (serializers, key iteration, stringify) cost ~15 µs a
-   * request, a tenth of a cached read. Only for a logger built from Bindery's own options (no
-   * mixin, formatters, redaction or custom levels, which the direct line would skip).
+   * through `log.info`: measured alone, a line costs ~3.2 µs this way (most of it the write to
+   * stdout) and 4.3–6.5 µs through pino's generic path (serializers, key iteration, stringify),
+   * against ~100–130 µs for a whole cached read. Only for a logger built from Bindery's own options (no mixin,
+   * formatters, redaction or custom levels, which the direct line would skip).
    */
   constructor(private readonly direct = false) {
     super();

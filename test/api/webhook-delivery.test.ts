@@ -37,6 +37,18 @@ async function harnessOn(database: string, env: Record<string, string>, jobs = t
   return h;
 }
 
+/** A harness whose workers poll once a minute: a delivery that arrives sooner was woken, not polled for. */
+async function slowPollHarness(label: string, jobConcurrency: number): Promise<Harness> {
+  const h = await createHarness({
+    ownDatabase: await ownDatabase(label),
+    fetchAllowPrivate: true,
+    jobPollMs: 60_000,
+    jobConcurrency,
+  });
+  cleanups.push(() => h.close());
+  return h;
+}
+
 async function receiver(): Promise<Receiver> {
   const r = await startReceiver();
   cleanups.push(() => r.close());
@@ -193,13 +205,7 @@ describe('webhook delivery', () => {
 
 describe('delivery right after the change', () => {
   it('wakes the worker when the change commits: the delivery arrives long before the next poll', async () => {
-    const h = await createHarness({
-      ownDatabase: await ownDatabase('prompt'),
-      fetchAllowPrivate: true,
-      jobPollMs: 60_000,
-      jobConcurrency: 1,
-    });
-    cleanups.push(() => h.close());
+    const h = await slowPollHarness('prompt', 1);
     const r = await receiver();
     const { id: org, admin } = await h.org();
     await subscribe(admin, org, r, ['space.created']);
@@ -213,13 +219,7 @@ describe('delivery right after the change', () => {
 
 describe('a burst of changes', () => {
   it('delivers them in order without waiting for polls: a delivery held back for the one before it is woken when due', async () => {
-    const h = await createHarness({
-      ownDatabase: await ownDatabase('burst'),
-      fetchAllowPrivate: true,
-      jobPollMs: 60_000,
-      jobConcurrency: 2,
-    });
-    cleanups.push(() => h.close());
+    const h = await slowPollHarness('burst', 2);
     const r = await receiver();
     const { id: org, admin } = await h.org();
     const hook = await subscribe(admin, org, r, ['webhook.updated']);
