@@ -28,7 +28,7 @@ import { newId } from './core/ids.js';
 import { ResourceLocks } from './core/locks.js';
 import { registerMetrics } from './core/metrics.js';
 import { registerRateLimit } from './core/rate-limit.js';
-import { RequestLog, serializeRequest } from './core/request-log.js';
+import { flushRequestLog, RequestLog, serializeRequest } from './core/request-log.js';
 import { registerResponseCache } from './core/response-cache.js';
 import { SCOPES } from './core/scopes.js';
 import { Urls } from './core/urls.js';
@@ -109,6 +109,11 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // this one stops the worker (and gives its jobs back) before the database above is closed.
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
+  // The request lines still queued (core/request-log.ts) are written before the process may exit.
+  app.addHook('onClose', (_instance, done) => {
+    flushRequestLog();
+    done();
+  });
   // Callback hooks here and in core/: an async hook costs a promise and a turn per request.
   app.addHook('onSend', (request, reply, payload, done) => {
     reply.header('x-request-id', request.id);

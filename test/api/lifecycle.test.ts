@@ -1,5 +1,6 @@
 /** What operators rely on: logs without secrets, and a shutdown that lets running work finish. */
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -11,14 +12,27 @@ import { createToken } from '../../src/core/tokens.js';
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-life-'));
 afterAll(() => fs.rmSync(dir, { recursive: true, force: true }));
 
-async function appOnFile(name: string, logLines?: string[]) {
+/**
+ * An app whose log goes to `logLines`, one entry per line (the request log writes its lines in
+ * batches: one write may carry several); `writes` counts the writes.
+ */
+async function appOnFile(name: string, logLines?: string[], writes?: string[]) {
   const config = {
     ...loadConfig({ LOG_LEVEL: 'info', JOB_CONCURRENCY: '0' }),
     databaseUrl: `sqlite:${path.join(dir, name)}`,
   };
   const app = await buildApp({
     config,
-    ...(logLines ? { logStream: { write: (line: string) => logLines.push(line) } } : {}),
+    ...(logLines
+      ? {
+          logStream: {
+            write: (text: string) => {
+              writes?.push(text);
+              logLines.push(...text.split('\n').filter((line) => line !== ''));
+            },
+          },
+        }
+      : {}),
   });
   return app;
 }
@@ -87,6 +101,59 @@ describe('logs', () => {
     const error = entries.find((e) => e.err?.message === 'kaboom');
     expect(error).toMatchObject({ level: 50, reqId: expect.any(String) });
     expect(error.err.stack).toContain('kaboom');
+  });
+
+  it('are written in batches, in order, and none is lost on close', async () => {
+    const lines: string[] = [];
+    const writes: string[] = [];
+    const app = await appOnFile('request-batches.sqlite', lines, writes);
+    app.get('/v1/fail', { config: { public: true } }, async () => {
+      throw new Error('failing on purpose');
+    });
+    const address = await app.listen({ port: 0, host: '127.0.0.1' });
+    // Requests that arrive together (as under load) are answered in the same turns and share writes.
+    const { port } = new URL(address);
+    const sockets = await Promise.all(
+      Array.from(
+        { length: 40 },
+        () =>
+          new Promise<net.Socket>((resolve, reject) => {
+            const socket = net.connect(Number(port), '127.0.0.1', () => resolve(socket));
+            socket.on('error', reject);
+          }),
+      ),
+    );
+    const answers = sockets.map(
+      (socket) =>
+        new Promise<string>((resolve) => {
+          let text = '';
+          socket.on('data', (chunk) => {
+            text += chunk;
+          });
+          socket.on('end', () => resolve(text));
+        }),
+    );
+    await new Promise((resolve) => setTimeout(resolve, 100)); // the server has accepted them all
+    for (const [i, socket] of sockets.entries()) {
+      socket.write(`GET /healthz?n=${i} HTTP/1.1\r\nHost: x\r\nX-Request-Id: b${i}\r\nConnection: close\r\n\r\n`);
+    }
+    expect((await Promise.all(answers)).every((text) => text.startsWith('HTTP/1.1 200'))).toBe(true);
+    // A success line queued just before an error line is written before it.
+    expect((await fetch(`${address}/healthz?before-error`, { headers: { 'x-request-id': 'first' } })).status).toBe(200);
+    expect((await fetch(`${address}/v1/fail`, { headers: { 'x-request-id': 'second' } })).status).toBe(500);
+    // The last line is still queued when close begins; closing writes it.
+    expect((await fetch(`${address}/healthz?last`, { headers: { 'x-request-id': 'last' } })).status).toBe(200);
+    await app.close();
+
+    const entries = lines.map((line) => JSON.parse(line));
+    const completed = entries.filter((e) => e.msg === 'request completed').map((e) => e.reqId);
+    for (let i = 0; i < 40; i++) expect(completed).toContain(`b${i}`);
+    expect(completed).toContain('last');
+    expect(writes.length).toBeLessThan(completed.length);
+    const first = entries.findIndex((e) => e.reqId === 'first' && e.msg === 'request completed');
+    const failure = entries.findIndex((e) => e.reqId === 'second' && e.err?.message === 'failing on purpose');
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(failure).toBeGreaterThan(first);
   });
 });
 
