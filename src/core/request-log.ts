@@ -26,9 +26,10 @@ interface LineStream {
  * Success lines written in batches: a line is queued and the queue written, in one call of its
  * stream, when the event loop has run the I/O of this turn (or at {@link BATCH_BYTES}). Under load
  * one write then carries the lines of many requests instead of one write system call each (pino's
- * default stream writes synchronously). The order of lines is kept: the queue is written before any
- * error line, when another stream is given, and when the process exits. A line can only be lost if
- * the process is killed within the turn that queued it.
+ * default stream writes synchronously). The queue is written before a request's error line (so a
+ * failure follows the requests answered before it), when another stream is given, on close and at
+ * exit; other entries logged in the same turn (warnings of background work) may precede it. A line
+ * can only be lost if the process is killed within the turn that queued it.
  */
 const batch = {
   text: '',
