@@ -42,7 +42,7 @@ const batch = {
     if (this.text.length >= BATCH_BYTES) this.flush();
     else if (!this.scheduled) {
       this.scheduled = true;
-      setImmediate(flushBatch);
+      setImmediate(flushRequestLog);
     }
   },
   flush(): void {
@@ -53,15 +53,13 @@ const batch = {
     this.stream?.write?.(text);
   },
 };
-function flushBatch(): void {
-  batch.flush();
-}
-process.on('exit', flushBatch);
 
 /** Writes the queued request lines now (before anything that must follow them in the log). */
 export function flushRequestLog(): void {
   batch.flush();
 }
+process.on('exit', flushRequestLog);
+
 /** `JSON.stringify` of a string, without the key when it is absent (as pino leaves such keys out). */
 const field = (key: string, value: string | undefined) =>
   value === undefined ? '' : `,"${key}":${JSON.stringify(value)}`;

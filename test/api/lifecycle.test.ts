@@ -133,7 +133,10 @@ describe('logs', () => {
           socket.on('end', () => resolve(text));
         }),
     );
-    await new Promise((resolve) => setTimeout(resolve, 100)); // the server has accepted them all
+    // Sent once the server has accepted every connection, so that the requests arrive together.
+    const connections = () =>
+      new Promise<number>((resolve, reject) => app.server.getConnections((e, n) => (e ? reject(e) : resolve(n))));
+    while ((await connections()) < sockets.length) await new Promise((resolve) => setTimeout(resolve, 5));
     for (const [i, socket] of sockets.entries()) {
       socket.write(`GET /healthz?n=${i} HTTP/1.1\r\nHost: x\r\nX-Request-Id: b${i}\r\nConnection: close\r\n\r\n`);
     }
@@ -150,6 +153,7 @@ describe('logs', () => {
     for (let i = 0; i < 40; i++) expect(completed).toContain(`b${i}`);
     expect(completed).toContain('last');
     expect(writes.length).toBeLessThan(completed.length);
+    expect(Math.max(...writes.map((text) => text.split('\n').length - 1))).toBeGreaterThan(1);
     const first = entries.findIndex((e) => e.reqId === 'first' && e.msg === 'request completed');
     const failure = entries.findIndex((e) => e.reqId === 'second' && e.err?.message === 'failing on purpose');
     expect(first).toBeGreaterThanOrEqual(0);
