@@ -1,8 +1,9 @@
 /**
  * `npm run bench`: throughput, CPU and queries per request of Bindery's hot endpoints against an
- * organization seeded through the API (BENCH_MEMBERS members, default 100,000), next to two
- * ceilings measured in the same run: a bare Fastify JSON route (single reads) and a bare Fastify
- * route answering the same list payload through the same response schema (lists).
+ * organization seeded through the API (BENCH_MEMBERS members, default 100,000), each next to its
+ * ceiling measured beside it (in the same interleaved rounds): a bare Fastify JSON route (single
+ * reads) or a bare Fastify route answering the same list payload through the same response schema
+ * (lists).
  *
  * - Runs the compiled build (`npm run build` first when dist/ is older than src/; BENCH_BUILD=0 skips).
  * - SQLite always (a fresh file); PostgreSQL too when DATABASE_URL is a postgres:// URL (a fresh
@@ -394,13 +395,20 @@ function summarize(segments: Segment[]): Measurement {
   };
 }
 
-/** Measures each URL after a warm-up; several URLs are interleaved (A B A B) so drift favours none. */
-async function measure(server: Server, urls: string[], token?: string): Promise<Measurement[]> {
-  for (const url of urls) await load(server, url, token, WARMUP);
-  const rounds = urls.length > 1 ? 2 : 1;
-  const segments: Segment[][] = urls.map(() => []);
+/** A URL to load and the server process whose CPU and queries it costs. */
+interface Target {
+  server: Server;
+  url: string;
+  token?: string;
+}
+
+/** Measures each target after a warm-up; several are interleaved (A B A B) so drift favours none. */
+async function measure(targets: Target[]): Promise<Measurement[]> {
+  for (const t of targets) await load(t.server, t.url, t.token, WARMUP);
+  const rounds = targets.length > 1 ? 2 : 1;
+  const segments: Segment[][] = targets.map(() => []);
   for (let round = 0; round < rounds; round++) {
-    for (const [i, url] of urls.entries()) segments[i]!.push(await load(server, url, token, DURATION / rounds));
+    for (const [i, t] of targets.entries()) segments[i]!.push(await load(t.server, t.url, t.token, DURATION / rounds));
   }
   return segments.map(summarize);
 }
@@ -423,6 +431,8 @@ interface Row {
   kind: Kind;
   ceiling?: string;
   m: Measurement;
+  /** Its ceiling, measured in the same rounds as it (interleaved), so the machine's drift cancels out. */
+  reference: Measurement;
 }
 
 function endpoints(s: Seeded, deepCursor: string): Endpoint[][] {
@@ -631,20 +641,39 @@ interface DatabaseRun {
 }
 
 let payloadFile: string | undefined;
+/** The ceilings' server: started once the list payloads are known, kept until the end of the run. */
+let ceilingServer: Server | undefined;
 
-/** Measures each group of endpoints (a group's endpoints interleaved), checking each answers 200 first. */
-async function measureReads(server: Server, groups: Endpoint[][], seeded: Seeded, label: string): Promise<Row[]> {
+/** The URL of the ceiling an endpoint is compared with: the bare JSON route, or its list's same-payload route. */
+function ceilingUrl(ceiling: Server, e: Pick<Endpoint, 'kind' | 'ceiling'>): string {
+  return e.kind === 'list' ? `${ceiling.baseUrl}/${e.ceiling}` : `${ceiling.baseUrl}/`;
+}
+
+/**
+ * Measures each group of endpoints, checking each answers 200 first. A group's endpoints and their
+ * ceilings are loaded in the same interleaved rounds: a ratio compares two measurements seconds
+ * apart, not minutes (this machine's speed drifts 10–20 % within a run).
+ */
+async function measureReads(
+  server: Server,
+  ceiling: Server,
+  groups: Endpoint[][],
+  seeded: Seeded,
+  label: string,
+): Promise<Row[]> {
   const rows: Row[] = [];
   for (const group of groups) {
     for (const e of group) await expect200(server.baseUrl + e.path, seeded.token, e.check);
     log(`[${label}] ${group.map((e) => e.endpoint).join(' + ')}`);
-    const measured = await measure(
-      server,
-      group.map((e) => server.baseUrl + e.path),
-      seeded.token,
-    );
-    for (const [i, e] of group.entries())
-      rows.push({ endpoint: e.endpoint, kind: e.kind, ceiling: e.ceiling, m: measured[i]! });
+    const references = [...new Set(group.map((e) => ceilingUrl(ceiling, e)))];
+    const measured = await measure([
+      ...group.map((e) => ({ server, url: server.baseUrl + e.path, token: seeded.token })),
+      ...references.map((url) => ({ server: ceiling, url })),
+    ]);
+    for (const [i, e] of group.entries()) {
+      const reference = measured[group.length + references.indexOf(ceilingUrl(ceiling, e))]!;
+      rows.push({ endpoint: e.endpoint, kind: e.kind, ceiling: e.ceiling, m: measured[i]!, reference });
+    }
   }
   return rows;
 }
@@ -695,8 +724,10 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
       payloadFile = path.join(tmp, 'payloads.json');
       fs.writeFileSync(payloadFile, JSON.stringify(payloads));
     }
+    ceilingServer ??= await startCeiling(payloadFile);
+    const ceiling = ceilingServer;
     const selected = groups.map((g) => g.filter((e) => !ONLY || ONLY.test(e.endpoint))).filter((g) => g.length);
-    const rows = await measureReads(server, selected, seeded, label);
+    const rows = await measureReads(server, ceiling, selected, seeded, label);
     const rssLoaded = processTree(server.pid).rss;
     log(`[${label}] write paths`);
     const writes = WRITES > 0 ? await measureWrites(server, seeded) : [];
@@ -707,7 +738,7 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
     if (UNCACHED) {
       const uncached = await startBindery(databaseUrl, 1, { RESPONSE_CACHE_MB: '0' });
       try {
-        uncachedRows = await measureReads(uncached, selected, seeded, `${label}, response cache off`);
+        uncachedRows = await measureReads(uncached, ceiling, selected, seeded, `${label}, response cache off`);
       } finally {
         await uncached.stop();
       }
@@ -737,8 +768,12 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
           .filter((e) => /^GET \/orgs\/\{id\}$|members \(page 1\)|members\/\{userId\}/.test(e.endpoint));
         for (const e of picked) {
           log(`[${label}] WORKERS=${WORKERS} ${e.endpoint}`);
-          const [m] = await measure(cluster, [cluster.baseUrl + e.path], seeded.token);
-          workerRows.push({ endpoint: `${e.endpoint} (WORKERS=${WORKERS})`, kind: e.kind, ceiling: e.ceiling, m: m! });
+          const [m, reference] = await measure([
+            { server: cluster, url: cluster.baseUrl + e.path, token: seeded.token },
+            { server: ceiling, url: ceilingUrl(ceiling, e) },
+          ]);
+          const endpoint = `${e.endpoint} (WORKERS=${WORKERS})`;
+          workerRows.push({ endpoint, kind: e.kind, ceiling: e.ceiling, m: m!, reference: reference! });
         }
       } finally {
         await cluster.stop();
@@ -805,12 +840,20 @@ function table(header: string[], cells: string[][]): void {
   for (const c of cells) console.log(line(c));
 }
 
-function readsTable(rows: Row[], ceilings: Map<string, Measurement>, sqliteRows?: Row[]): void {
-  const single = ceilings.get('single') as Measurement;
-  const header = ['endpoint', 'req/s', 'CPU µs/req', 'queries/req', 'p50 ms', 'p99 ms', 'vs ceiling', 'KB/resp'];
+/** A row's throughput as a fraction of its ceiling's, measured beside it. */
+const ofCeiling = (row: Row) => row.m.rps / row.reference.rps;
+
+/**
+ * `vs ceiling` divides by the ceiling measured in the same rounds (its req/s and p99 are shown);
+ * `SQLite/this` compares the two databases' `vs ceiling`, so the machine's drift between the two
+ * runs cancels out as well.
+ */
+function readsTable(rows: Row[], sqliteRows?: Row[]): void {
+  const header = ['endpoint', 'req/s', 'CPU µs/req', 'queries/req', 'p50 ms', 'p99 ms', 'KB/resp'];
+  header.push('ceiling req/s', 'ceiling p99', 'vs ceiling');
   if (sqliteRows) header.push('SQLite/this');
-  const cells = rows.map(({ endpoint, kind, ceiling, m }) => {
-    const reference = kind === 'list' ? (ceilings.get(ceiling as string) as Measurement) : single;
+  const cells = rows.map((row) => {
+    const { endpoint, m, reference } = row;
     const cell = [
       endpoint,
       fixed(m.rps, 0),
@@ -818,12 +861,14 @@ function readsTable(rows: Row[], ceilings: Map<string, Measurement>, sqliteRows?
       fixed(m.queriesPerRequest, 1),
       fixed(m.p50, 2),
       fixed(m.p99, 2),
-      `${fixed((m.rps / reference.rps) * 100, 1)}%`,
       fixed(m.bytesPerResponse / 1024, 1),
+      fixed(reference.rps, 0),
+      fixed(reference.p99, 2),
+      `${fixed(ofCeiling(row) * 100, 1)}%`,
     ];
     if (sqliteRows) {
       const other = sqliteRows.find((r) => r.endpoint === endpoint);
-      cell.push(other ? `${fixed(other.m.rps / m.rps, 2)}x` : '-');
+      cell.push(other ? `${fixed(ofCeiling(other) / ofCeiling(row), 2)}x` : '-');
     }
     return cell;
   });
@@ -840,13 +885,13 @@ function readsTable(rows: Row[], ceilings: Map<string, Measurement>, sqliteRows?
   }
 }
 
-function printRun(run: DatabaseRun, ceilings: Map<string, Measurement>, sqlite?: DatabaseRun): void {
+function printRun(run: DatabaseRun, sqlite?: DatabaseRun): void {
   console.log(`\n== ${run.label} ==`);
   console.log('reads as served (repeated GETs answered from the response cache):');
-  readsTable([...run.rows, ...run.workerRows], ceilings, sqlite && [...sqlite.rows, ...sqlite.workerRows]);
+  readsTable([...run.rows, ...run.workerRows], sqlite && [...sqlite.rows, ...sqlite.workerRows]);
   if (run.uncachedRows.length) {
     console.log('the same reads with the response cache off (RESPONSE_CACHE_MB=0: the handler answers every request):');
-    readsTable(run.uncachedRows, ceilings, sqlite?.uncachedRows);
+    readsTable(run.uncachedRows, sqlite?.uncachedRows);
   }
   console.log(
     `RSS: idle after start ${mb(run.rssIdle)} (1 process), after load ${mb(run.rssLoaded)}; WORKERS=${WORKERS} idle ${mb(run.rssIdleWorkers)} (all processes)`,
@@ -903,19 +948,16 @@ async function main(): Promise<void> {
   const runs: DatabaseRun[] = [];
   runs.push(await benchDatabase('sqlite', `sqlite:${path.join(tmp, 'bench.sqlite')}`, tmp));
 
+  // The ceilings on their own, for the table of them (each row's ratio uses the measurement beside it).
   const ceilings = new Map<string, Measurement>();
-  const ceilingServer = await startCeiling(payloadFile as string);
-  try {
-    const payloads = JSON.parse(fs.readFileSync(payloadFile as string, 'utf8')) as { schema: string }[];
-    const urls = [`${ceilingServer.baseUrl}/`, ...payloads.map((p) => `${ceilingServer.baseUrl}/${p.schema}`)];
-    for (const url of urls) await expect200(url, undefined);
-    log('[ceiling] bare routes');
-    for (const [i, url] of urls.entries()) {
-      const [m] = await measure(ceilingServer, [url]);
-      ceilings.set(i === 0 ? 'single' : (payloads[i - 1]?.schema as string), m!);
-    }
-  } finally {
-    await ceilingServer.stop();
+  const ceiling = ceilingServer as Server;
+  const payloads = JSON.parse(fs.readFileSync(payloadFile as string, 'utf8')) as { schema: string }[];
+  const urls = [`${ceiling.baseUrl}/`, ...payloads.map((p) => `${ceiling.baseUrl}/${p.schema}`)];
+  for (const url of urls) await expect200(url, undefined);
+  log('[ceiling] bare routes');
+  for (const [i, url] of urls.entries()) {
+    const [m] = await measure([{ server: ceiling, url }]);
+    ceilings.set(i === 0 ? 'single' : (payloads[i - 1]?.schema as string), m!);
   }
 
   if (postgresUrl) {
@@ -936,11 +978,10 @@ async function main(): Promise<void> {
       fixed(m.bytesPerResponse / 1024, 1),
     ]),
   );
-  for (const [i, run] of runs.entries()) printRun(run, ceilings, i > 0 ? runs[0] : undefined);
+  for (const [i, run] of runs.entries()) printRun(run, i > 0 ? runs[0] : undefined);
   console.log(`\ntotal ${fixed((performance.now() - started) / 1000, 0)} s`);
-  const invalid = [...ceilings.values(), ...runs.flatMap((r) => [...r.rows, ...r.workerRows].map((row) => row.m))].some(
-    (m) => m.failures,
-  );
+  const measured = runs.flatMap((r) => [...r.rows, ...r.uncachedRows, ...r.workerRows]);
+  const invalid = [...ceilings.values(), ...measured.flatMap((row) => [row.m, row.reference])].some((m) => m.failures);
   if (invalid) {
     console.log('some runs had non-2xx answers or errors (marked !! above)');
     process.exitCode = 1;
