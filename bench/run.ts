@@ -876,7 +876,9 @@ function readsTable(rows: Row[], sqliteRows?: Row[]): void {
   for (const { endpoint, m } of rows) {
     if (m.failures) console.log(`  !! ${endpoint}: ${m.failures}: its numbers are not valid`);
   }
-  const lists = rows.filter((r) => r.endpoint.startsWith('GET /orgs/{id}/members (page'));
+  const lists = rows.filter(
+    (r) => r.endpoint.startsWith('GET /orgs/{id}/members (page') && !r.endpoint.includes('WORKERS'),
+  );
   if (lists.length === 2) {
     const [first, deep] = lists.map((r) => r.m) as [Measurement, Measurement];
     console.log(
