@@ -146,6 +146,31 @@ describe('one member', () => {
     expect((await org.admin.client.get(`/v1/orgs/${org.id}/members/nobody`)).status).toBe(404);
   });
 
+  it("counts only this organization's teams and granted spaces, not deleted spaces", async () => {
+    const [org, other] = await Promise.all([h.org(), h.org()]);
+    const m = await h.member(org.id, 'read');
+    const invited = await other.admin.client.post(`/v1/orgs/${other.id}/invites`, { emails: [m.user.email] });
+    expect(invited.body.invited).toBe(1);
+    const grantAll = async (o: typeof org, spaces: number) => {
+      const c = o.admin.client;
+      expect((await c.put(`/v1/orgs/${o.id}/teams`, { title: 'T', members: [m.user.id] })).status).toBe(201);
+      const ids: string[] = [];
+      for (let i = 0; i < spaces; i++) {
+        const space = (await c.post(`/v1/orgs/${o.id}/spaces`, { title: `S${i}` })).body.id as string;
+        expect((await c.post(`/v1/spaces/${space}/permissions`, { role: 'edit', users: [m.user.id] })).status).toBe(
+          204,
+        );
+        ids.push(space);
+      }
+      return ids;
+    };
+    const [mine] = await Promise.all([grantAll(org, 3), grantAll(other, 2)]);
+    expect((await org.admin.client.delete(`/v1/spaces/${mine[0]}`)).status).toBe(204);
+    const read = async (o: typeof org) => (await o.admin.client.get(`/v1/orgs/${o.id}/members/${m.user.id}`)).body;
+    expect(await read(org)).toMatchObject({ teams: 1, spaces: 2 });
+    expect(await read(other)).toMatchObject({ teams: 1, spaces: 2 });
+  });
+
   it('admins change roles (null makes a guest); others get 403; the last admin stays', async () => {
     const org = await h.org();
     const m = await h.member(org.id, 'read');
