@@ -2,6 +2,7 @@
  * Builds the Fastify application: logging, validation, errors, authentication, the OpenAPI
  * document and reference page, health checks, then the API areas under `/v1`.
  */
+import http from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,6 +13,7 @@ import { registerApi } from './api/index.js';
 import type { Config } from './config.js';
 import type { App } from './core/app.js';
 import { registerAuth } from './core/auth.js';
+import { type CacheFrontHandler, cacheFront } from './core/cache-front.js';
 import { ChangeFeed } from './core/change-feed.js';
 import { registerConditionalRequests } from './core/conditional.js';
 import { trackHandlers } from './core/drain.js';
@@ -65,7 +67,21 @@ function trustProxyOption(trust: Config['trustProxy']) {
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config } = options;
+  // Set once the response cache is registered (below); requests it cannot answer go to Fastify.
+  let front: CacheFrontHandler | null = null;
+  const requestLog = new RequestLog(!options.logger);
   const app = Fastify({
+    // Fastify's own HTTP server (lib/server.js), with the cache's front door before its handler.
+    serverFactory: (handler, serverOptions) => {
+      const server = http.createServer(serverOptions.http ?? {}, (request, response) => {
+        if (front === null) handler(request, response);
+        else front(request, response, () => handler(request, response));
+      });
+      server.keepAliveTimeout = serverOptions.keepAliveTimeout as number;
+      server.requestTimeout = serverOptions.requestTimeout as number;
+      server.setTimeout(serverOptions.connectionTimeout as number);
+      return server;
+    },
     logger: options.logger ?? {
       level: config.logLevel,
       // A token must never reach a log: a request is logged through this serializer only, which
@@ -75,7 +91,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     // One cheap line per request instead of Fastify's two (core/request-log.ts).
-    logController: new RequestLog(!options.logger),
+    logController: requestLog,
     bodyLimit: config.bodyLimit,
     requestIdHeader: 'x-request-id',
     genReqId: () => newId(16),
@@ -147,14 +163,33 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   rejectNulCharacters(app);
   registerAuth(app);
   // After authentication: a caller with a valid token is counted by its token, others by address.
-  await registerRateLimit(app, config);
+  const limiter = await registerRateLimit(app, config);
   // ETags and If-None-Match on reads; If-Match checked with the write under the resource's lock.
   const locks = new ResourceLocks(config.databaseUrl);
   app.addHook('onClose', async () => locks.close());
   registerConditionalRequests(app, locks);
   // GET answers kept until the data changes: after authentication, rate limits and the ETag hook.
-  if (feed && config.responseCacheBytes > 0) registerResponseCache(app, feed, config.responseCacheBytes);
-  else app.decorate('responseCache', null);
+  if (feed && config.responseCacheBytes > 0) {
+    const cache = registerResponseCache(app, feed, config.responseCacheBytes);
+    const logLine = requestLog.lineWriter(app.log);
+    if (logLine) {
+      let closing = false;
+      app.addHook('preClose', async () => {
+        closing = true;
+      });
+      const metrics = app.metrics;
+      front = cacheFront({
+        cache,
+        feed,
+        poll: driverOf(db)?.kind === 'sqlite' ? () => feed.poll() : null,
+        logLine,
+        record: metrics ? (method, route, status, ms) => metrics.recordRoute(method, route, status, ms) : null,
+        limiter,
+        trustProxy: config.trustProxy,
+        closing: () => closing,
+      });
+    }
+  } else app.decorate('responseCache', null);
   // Idempotency-Key on POST: a retry replays the first response instead of doing the work again.
   registerIdempotency(app, db);
   app.addSchema(ErrorBody);

@@ -7,9 +7,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { UserRow } from '../db/schema.js';
 import { forbidden, unauthorized } from './errors.js';
 import { type Scope, scopeAllows } from './scopes.js';
-import { type TokenCheck, verifyToken } from './tokens.js';
-
-const BEARER = /^Bearer\s+(\S+)\s*$/i;
+import { bearerSecret, type TokenCheck, verifyToken } from './tokens.js';
 
 export interface Authenticated {
   user: UserRow;
@@ -53,8 +51,8 @@ export function registerAuth(app: FastifyInstance): void {
     // config has no url) are open.
     if (config.public || !config.url?.startsWith('/v1')) return done();
     const header = request.headers.authorization;
-    const match = header ? BEARER.exec(header) : null;
-    if (!match?.[1]) return done(unauthorized('an "Authorization: Bearer <token>" header is required'));
+    const secret = header ? bearerSecret(header) : null;
+    if (!secret) return done(unauthorized('an "Authorization: Bearer <token>" header is required'));
     const scope = config.scope;
     const accept = (check: TokenCheck) => {
       if (!check.ok) return done(unauthorized(check.reason));
@@ -64,7 +62,7 @@ export function registerAuth(app: FastifyInstance): void {
       }
       done();
     };
-    const check = verifyToken(app.db, match[1]);
+    const check = verifyToken(app.db, secret);
     if ('then' in check) check.then(accept, done);
     else accept(check);
   });

@@ -47,7 +47,7 @@ function parseTags(value: string): '*' | { tag: string; weak: boolean }[] {
 }
 
 /** `If-None-Match` uses the weak comparison: `W/"x"` matches `"x"`. */
-function noneMatchHits(value: string, current: string): boolean {
+export function noneMatchHits(value: string, current: string): boolean {
   const tags = parseTags(value);
   return tags === '*' || tags.some((t) => t.tag === current);
 }

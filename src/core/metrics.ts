@@ -137,10 +137,14 @@ export class Metrics {
   /** Counts one answered request (`elapsedMs` from its arrival). */
   record(request: FastifyRequest, statusCode: number, elapsedMs: number): void {
     if (isInternalRequest(request)) return;
-    const route = request.routeOptions.url ?? 'unmatched';
+    this.recordRoute(request.method, request.routeOptions.url ?? 'unmatched', statusCode, elapsedMs);
+  }
+
+  /** Counts a request by its route's pattern (for requests answered outside Fastify). */
+  recordRoute(method: string, route: string, statusCode: number, elapsedMs: number): void {
     const status = statusLabel(statusCode);
-    this.requests.labels(request.method, route, status).inc();
-    this.duration.labels(request.method, route, status).observe(elapsedMs / 1000);
+    this.requests.labels(method, route, status).inc();
+    this.duration.labels(method, route, status).observe(elapsedMs / 1000);
   }
 
   /** Counts a server-sent event stream as open; call the function returned when it closes. */

@@ -20,6 +20,7 @@ import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Redis as RedisClient } from 'ioredis';
 import type { Config } from '../config.js';
+import type { Authenticated } from './auth.js';
 import { isInternalRequest } from './conditional.js';
 import { errorBody } from './errors.js';
 
@@ -29,15 +30,32 @@ const STORE_ERROR_LOG_MS = 60_000;
 
 type Outcome = 'allowed' | 'exceeded' | 'skipped';
 
+/** What counting one request gave: its outcome, and the headers its response carries. */
+export interface Charge {
+  outcome: Outcome;
+  headers: Record<string, string | number>;
+}
+const SKIPPED: Charge = Object.freeze({ outcome: 'skipped', headers: Object.freeze({}) });
+/** The route options of a request counted outside Fastify (no per-route group). */
+const NO_ROUTE = { config: {} } as FastifyRequest['routeOptions'];
+
+/** Counts requests answered outside Fastify (src/core/cache-front.ts) against the same limits. */
+export interface RateLimiter {
+  /** Counts one request of the token's; `ip` is the client's address. */
+  chargeToken(tokenId: string, ip: string): Promise<Charge>;
+  /** The 429 body for an exceeded charge's headers. */
+  exceededBody(headers: Charge['headers']): string;
+}
+
 /** The limiter's key for a request: the token's id when authenticated, else the client's address. */
 function keyOf(request: FastifyRequest): string {
   // IPv6 clients usually hold a /64: counting per address would give each of them 2^64 budgets.
   return request.auth ? `t:${request.auth.tokenId}` : `a:${normalizeIP(request.ip)}`;
 }
 
-export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<void> {
+export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<RateLimiter | null> {
   const max = config.rateLimitPerMinute;
-  if (max === 0) return;
+  if (max === 0) return null;
   // ioredis is loaded only when a Redis is configured (it is large).
   const Redis = config.redisUrl ? (await import('ioredis')).Redis : null;
   const redis: RedisClient | null =
@@ -76,32 +94,45 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
 
   const charged = new WeakSet<FastifyRequest>();
 
-  async function charge(request: FastifyRequest, reply: FastifyReply): Promise<Outcome> {
-    charged.add(request);
+  /** Counts one request of `request`'s caller; says what it answers and which headers it carries. */
+  async function chargeOf(request: Pick<FastifyRequest, 'auth' | 'ip' | 'routeOptions'>): Promise<Charge> {
     let result: Awaited<ReturnType<typeof limit>>;
     try {
-      result = await limit(request);
+      result = await limit(request as FastifyRequest);
     } catch (error) {
       logStoreError(error);
-      return 'skipped';
+      return SKIPPED;
     }
-    if (result.isAllowed) return 'skipped';
+    if (result.isAllowed) return SKIPPED;
     const resetIn = result.ttlInSeconds;
-    reply.header('x-ratelimit-limit', result.max);
-    reply.header('x-ratelimit-remaining', result.remaining);
-    reply.header('x-ratelimit-reset', Math.ceil((Date.now() + result.ttl) / 1000));
-    reply.header('ratelimit-limit', result.max);
-    reply.header('ratelimit-remaining', result.remaining);
-    reply.header('ratelimit-reset', resetIn);
-    reply.header('ratelimit-policy', `${result.max};w=${WINDOW_MS / 1000}`);
-    if (!result.isExceeded) return 'allowed';
-    reply.header('retry-after', resetIn);
-    return 'exceeded';
+    const headers: Charge['headers'] = {
+      'x-ratelimit-limit': result.max,
+      'x-ratelimit-remaining': result.remaining,
+      'x-ratelimit-reset': Math.ceil((Date.now() + result.ttl) / 1000),
+      'ratelimit-limit': result.max,
+      'ratelimit-remaining': result.remaining,
+      'ratelimit-reset': resetIn,
+      'ratelimit-policy': `${result.max};w=${WINDOW_MS / 1000}`,
+    };
+    if (!result.isExceeded) return { outcome: 'allowed', headers };
+    headers['retry-after'] = resetIn;
+    return { outcome: 'exceeded', headers };
   }
 
-  function exceededMessage(reply: FastifyReply): string {
-    return `API rate limit exceeded (${max} requests per minute). Please try again in ${String(reply.getHeader('retry-after'))} seconds`;
+  async function charge(request: FastifyRequest, reply: FastifyReply): Promise<Outcome> {
+    charged.add(request);
+    const { outcome, headers } = await chargeOf(request);
+    reply.headers(headers);
+    return outcome;
   }
+
+  const exceededBody = (headers: Charge['headers']) =>
+    JSON.stringify(
+      errorBody(
+        429,
+        `API rate limit exceeded (${max} requests per minute). Please try again in ${String(headers['retry-after'])} seconds`,
+      ),
+    );
 
   const exempt = (request: FastifyRequest) =>
     request.routeOptions.config?.rateLimit === false || isInternalRequest(request);
@@ -112,7 +143,7 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
       await reply
         .code(429)
         .type('application/json; charset=utf-8')
-        .send(errorBody(429, exceededMessage(reply)));
+        .send(exceededBody(reply.getHeaders() as Charge['headers']));
       return reply;
     }
   });
@@ -121,6 +152,11 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     if (charged.has(request) || exempt(request)) return payload;
     if ((await charge(request, reply)) !== 'exceeded') return payload;
     reply.code(429).type('application/json; charset=utf-8').removeHeader('www-authenticate');
-    return JSON.stringify(errorBody(429, exceededMessage(reply)));
+    return exceededBody(reply.getHeaders() as Charge['headers']);
   });
+
+  return {
+    chargeToken: (tokenId, ip) => chargeOf({ auth: { tokenId } as Authenticated, ip, routeOptions: NO_ROUTE }),
+    exceededBody,
+  };
 }

@@ -64,6 +64,29 @@ process.on('exit', flushRequestLog);
 const field = (key: string, value: string | undefined) =>
   value === undefined ? '' : `,"${key}":${JSON.stringify(value)}`;
 
+/** Writes a successful request's line: what the direct path of {@link RequestLog} writes. */
+export type RequestLine = (
+  requestId: string,
+  method: string,
+  url: string,
+  remoteAddress: string | undefined,
+  statusCode: number,
+  responseTimeMs: number,
+) => void;
+
+function successLine(
+  bindings: string,
+  method: string,
+  url: string,
+  remoteAddress: string | undefined,
+  statusCode: number,
+  responseTimeMs: number,
+): string {
+  const req = `{${field('method', method).slice(1)}${field('url', url)}${field('remoteAddress', remoteAddress)}}`;
+  const responseTime = Math.round(responseTimeMs * 100) / 100;
+  return `{"level":${INFO},"time":${Date.now()}${bindings},"req":${req},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},"msg":"request completed"}\n`;
+}
+
 export class RequestLog extends LogController {
   /**
    * @param direct Write the success line straight to the logger's stream, as the same JSON pino
@@ -88,19 +111,46 @@ export class RequestLog extends LogController {
     }
     const log = reply.log as FastifyReply['log'] & { isLevelEnabled?(level: string): boolean };
     if (log.isLevelEnabled && !log.isLevelEnabled('info')) return;
-    const responseTime = Math.round(reply.elapsedTime * 100) / 100;
     // What the direct line needs of a pino logger: its bindings (already JSON) and its stream.
     const internals = log as unknown as Record<symbol, unknown>;
     const stream = internals[streamSym] as LineStream | undefined;
     const bindings = internals[chindingsSym];
     if (this.direct && typeof stream?.write === 'function' && typeof bindings === 'string') {
-      const req = `{${field('method', request.method).slice(1)}${field('url', request.url)}${field('remoteAddress', request.ip)}}`;
       batch.add(
         stream,
-        `{"level":${INFO},"time":${Date.now()}${bindings},"req":${req},"res":{"statusCode":${reply.statusCode}},"responseTime":${responseTime},"msg":"request completed"}\n`,
+        successLine(bindings, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime),
       );
       return;
     }
+    const responseTime = Math.round(reply.elapsedTime * 100) / 100;
     log.info({ req: request, res: { statusCode: reply.statusCode }, responseTime }, 'request completed');
+  }
+
+  /**
+   * The line writer for requests answered outside Fastify (src/core/cache-front.ts), given the
+   * root logger: the same line a request's child logger would write (nothing when logging or info is
+   * off). Null when this log does not write its lines directly (such requests are left to Fastify).
+   */
+  lineWriter(root: unknown): RequestLine | null {
+    const log = root as { isLevelEnabled?(level: string): boolean } & Record<symbol, unknown>;
+    const stream = log[streamSym] as LineStream | undefined;
+    const bindings = log[chindingsSym];
+    if (!this.direct) return null;
+    // Without a pino stream, logging is off (Fastify's `logger: false`): there is no line to write.
+    if (typeof stream?.write !== 'function' || typeof bindings !== 'string' || !log.isLevelEnabled?.('info')) {
+      return () => {};
+    }
+    return (requestId, method, url, remoteAddress, statusCode, responseTimeMs) =>
+      batch.add(
+        stream,
+        successLine(
+          `${bindings},"reqId":${JSON.stringify(requestId)}`,
+          method,
+          url,
+          remoteAddress,
+          statusCode,
+          responseTimeMs,
+        ),
+      );
   }
 }

@@ -6,7 +6,9 @@
  * the same bytes and ETag for as long as the generation has not moved, that is until anything
  * commits a change — here or, once it is known here, in another process. Authentication, scope
  * checks and rate limits run on every request as before; only the work of the handler (queries,
- * permissions, presenting, serializing, hashing) is skipped.
+ * permissions, presenting, serializing, hashing) is skipped. A request whose token and answer are
+ * both in memory is answered before Fastify, by src/core/cache-front.ts; the hooks here answer
+ * the others (a token the front door had to leave to the database, for one).
  *
  * Invalidation is deliberately coarse: any committed change empties the whole cache. It cannot
  * miss a change that way (no route has to say what it depends on), and reads, which outnumber
@@ -43,6 +45,8 @@ interface Entry {
   body: Buffer;
   etag: string;
   contentType: string;
+  /** The route's pattern (the metrics label of a request answered by src/core/cache-front.ts). */
+  route: string;
   expires: number;
   bytes: number;
 }
@@ -65,16 +69,19 @@ export class ResponseCache {
   }
 
   get(key: string, generation: number, now: number): Entry | undefined {
+    const entry = this.peek(key, generation, now);
+    if (entry === undefined) this.misses++;
+    return entry;
+  }
+
+  /** As {@link get}, but a miss is not counted (the request goes on to a lookup that counts it). */
+  peek(key: string, generation: number, now: number): Entry | undefined {
     if (generation !== this.generation) this.reset(generation);
     const entry = this.entries.get(key);
-    if (entry === undefined) {
-      this.misses++;
-      return undefined;
-    }
+    if (entry === undefined) return undefined;
     this.entries.delete(key);
     if (entry.expires <= now) {
       this.bytes -= entry.bytes;
-      this.misses++;
       return undefined;
     }
     this.entries.set(key, entry); // the Map's order is the recency order
@@ -158,7 +165,8 @@ export function registerResponseCache(app: FastifyInstance, feed: ChangeFeed, ma
       contentType.includes('json')
     ) {
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
-      cache.set(slot.key, { body, etag, contentType }, slot.generation, current);
+      const route = request.routeOptions.url ?? request.url;
+      cache.set(slot.key, { body, etag, contentType, route }, slot.generation, current);
     }
     done(null, payload);
   });

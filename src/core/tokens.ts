@@ -126,9 +126,23 @@ function checkExpiry(cached: CachedToken, now: number): TokenCheck {
  */
 export function verifyToken(db: Db, secret: string): TokenCheck | Promise<TokenCheck> {
   const now = Date.now();
+  return cachedTokenCheck(secret, now) ?? verifyWithDatabase(db, secret, tokens.get(secret, now), now);
+}
+
+/**
+ * What {@link verifyToken} answers at once, without starting anything; undefined when it would
+ * need the database (not cached, or its `last_used_at` is due).
+ */
+export function cachedTokenCheck(secret: string, now = Date.now()): TokenCheck | undefined {
   const cached = tokens.get(secret, now);
-  if (cached && now - cached.lastUsed <= LAST_USED_EVERY_MS) return checkExpiry(cached, now);
-  return verifyWithDatabase(db, secret, cached, now);
+  return cached && now - cached.lastUsed <= LAST_USED_EVERY_MS ? checkExpiry(cached, now) : undefined;
+}
+
+const BEARER = /^Bearer\s+(\S+)\s*$/i;
+
+/** The secret of an `Authorization: Bearer <secret>` header; null for any other value. */
+export function bearerSecret(header: string): string | null {
+  return BEARER.exec(header)?.[1] ?? null;
 }
 
 async function verifyWithDatabase(

@@ -113,9 +113,13 @@ export async function createHarness(
      * that run a job worker against other processes, away from the run's shared database.
      */
     ownDatabase?: string;
+    /** Where the app's JSON log goes (at the configured LOG_LEVEL); no log when absent. */
+    logStream?: { write(line: string): void };
+    /** Called before the app is made ready: a test's own hooks go here. */
+    beforeReady?: (app: App) => void;
   } = {},
 ): Promise<Harness> {
-  const { env = {}, ownDatabase, ...overrides } = options;
+  const { env = {}, ownDatabase, logStream, beforeReady, ...overrides } = options;
   const sharedUrl = ownDatabase ?? inject('databaseUrl');
   const db = createDb(sharedUrl ?? ':memory:', { poolSize: 4 });
   if (!sharedUrl || ownDatabase) await migrateToLatest(db);
@@ -126,7 +130,8 @@ export async function createHarness(
     jobConcurrency: 0,
     ...overrides,
   };
-  const app = await buildApp({ config, db, migrate: false, logger: false });
+  const app = await buildApp({ config, db, migrate: false, ...(logStream ? { logStream } : { logger: false }) });
+  beforeReady?.(app);
   await app.ready();
 
   const harness: Harness = {
