@@ -5,12 +5,14 @@
  * Lua script increments and reads a key atomically, so every process shares one count).
  *
  * The plugin's own per-route hook runs before our authentication is known and writes one family of
- * headers, so it is registered with `global: false` and driven from two hooks here instead:
+ * headers, so it is registered with `global: false` and driven from here instead:
  * - `onRequest`, after authentication: charges the token (or the address on public routes) and
  *   refuses with 429 before any work is done;
  * - `onSend`, for the responses that never reached it (authentication failed, so the caller is
  *   anonymous): charges the address, and turns the response into the 429 when over the limit. So a
- *   client trying tokens is limited by its address like any other unauthenticated caller.
+ *   client trying tokens is limited by its address like any other unauthenticated caller;
+ * - `chargeToken` (returned), for GETs the response cache's front door answers before Fastify
+ *   (src/core/cache-front.ts): the same count, headers and 429 body.
  * Every charged response carries GitBook's `X-RateLimit-*` fields (reset as UTC epoch seconds) and
  * the IETF draft's separate `RateLimit-Limit`/`-Remaining`/`-Reset` fields (reset in seconds from
  * now) with `RateLimit-Policy`. Routes with `config: { rateLimit: false }` (health checks, metrics)
