@@ -84,7 +84,7 @@ export function cacheFront(options: CacheFrontOptions): CacheFrontHandler {
         res.end(body);
       } else if (ifNoneMatch !== undefined && noneMatchHits(ifNoneMatch, entry.etag)) {
         status = 304;
-        res.writeHead(304, { ...charge?.headers, 'x-request-id': requestId, etag: entry.etag, 'content-length': 0 });
+        res.writeHead(304, { ...charge?.headers, 'x-request-id': requestId, etag: entry.etag });
         res.end();
       } else {
         res.writeHead(200, {

@@ -82,8 +82,10 @@ export function registerConditionalRequests(app: FastifyInstance, locks: Resourc
     }
     const ifNoneMatch = header(request, 'if-none-match');
     if (ifNoneMatch === undefined || !noneMatchHits(ifNoneMatch, tag)) return done(null, payload);
+    // No body, and no Content-Length: a 304 may only carry the length its 200 would have had
+    // (RFC 9110, 8.6), and Fastify sets none for a null payload.
     reply.code(304).removeHeader('content-type').removeHeader('content-length');
-    done(null, '');
+    done(null, null);
   });
 
   /** The ETag a GET of `request`'s path gives its caller now; null when there is no 200 to give. */

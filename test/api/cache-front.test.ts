@@ -126,6 +126,9 @@ describe('the response cache front door', () => {
     expect(front304.body).toBe('');
     expect(front304.headers.etag).toBe(etag);
     expect(front304.headers['content-type']).toBeUndefined();
+    // RFC 9110 8.6: a 304 carries no Content-Length unless it is the 200's.
+    expect(front304.headers['content-length']).toBeUndefined();
+    expect(fastify304.headers['content-length']).toBeUndefined();
     expect(Object.keys(front304.headers).sort()).toEqual(Object.keys(fastify304.headers).sort());
     expect(lineOf(s, front304.headers['x-request-id']).res).toEqual({ statusCode: 304 });
 
