@@ -28,6 +28,8 @@ import { invalidateEverything } from './cache.js';
 
 /** How long the listening connection's own test notification may take before it is distrusted. */
 const PROBE_TIMEOUT_MS = 5_000;
+/** The payload of a probe notification starts with this (a change's payload is a backend pid). */
+const PROBE_PREFIX = 'probe:';
 /**
  * SQLite: how often `data_version` is read at most. Reading it opens a read transaction (~4 µs,
  * as much as the rest of a cached answer); requests arriving within the same millisecond share
@@ -128,6 +130,9 @@ export class ChangeFeed {
       const payload = message.payload ?? '';
       const probe = this.probes.get(payload);
       if (probe) return probe();
+      // Another process checking its own listening connection (as this one does on connecting):
+      // nothing changed, and treating it as a change would empty this process's caches.
+      if (payload.startsWith(PROBE_PREFIX)) return;
       // The payload is the writing connection's backend pid: this process's own commits were
       // counted at its driver already.
       if (handle.pids.has(Number(payload))) return;
@@ -152,7 +157,7 @@ export class ChangeFeed {
 
   /** Sends a notification through the pool and waits for it on the listening connection. */
   private async probe(pool: pg.Pool): Promise<void> {
-    const token = `probe:${randomUUID()}`;
+    const token = `${PROBE_PREFIX}${randomUUID()}`;
     const arrived = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.probes.delete(token);

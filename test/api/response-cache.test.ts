@@ -268,6 +268,20 @@ describe('changes made by another process', () => {
     },
   );
 
+  it.runIf(inject('databaseUrl') !== null)(
+    "keeps its answers when another process checks its own notifications (a peer's probe is no change)",
+    async () => {
+      const org = await own.org();
+      const url = `/v1/orgs/${org.id}`;
+      await get(own, org.admin.client, url);
+      expect((await get(own, org.admin.client, url)).hit).toBe(true);
+      // What a process starting on the same database sends to check its listening connection.
+      await elsewhere('select pg_notify($1, $2)', ['bindery_changes', 'probe:another-process']);
+      await sleep(200); // notifications arrive within milliseconds
+      expect((await get(own, org.admin.client, url)).hit).toBe(true);
+    },
+  );
+
   it.runIf(inject('databaseUrl') !== null)('puts the change trigger on every table but the job queue', async () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
