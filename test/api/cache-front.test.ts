@@ -5,7 +5,7 @@
  * reaches Fastify untouched. (The other tests reach the app through `inject`, which does not pass
  * through the HTTP server and so never meets the front door.)
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createToken, revokeToken } from '../../src/core/tokens.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
@@ -21,15 +21,14 @@ interface Served {
   lines: Record<string, any>[];
 }
 
-// A database of this file's own: on PostgreSQL, other files' writes would empty the cache at any
-// moment, and the hits these tests expect would come and go.
+// A database of this file's own, and one app on it at a time: on PostgreSQL, another app's writes
+// reach this one as changes made elsewhere, which empty its caches (the token cache, shared by the
+// apps of one process, included), and the hits these tests expect would come and go.
 let database: FreshDatabase;
-const servers: Served[] = [];
 beforeAll(async () => {
   database = await freshDatabase('cache-front');
 });
 afterAll(async () => {
-  for (const served of servers) await served.h.close();
   await database?.drop();
 });
 
@@ -52,9 +51,7 @@ async function serve(env: Record<string, string> = {}): Promise<Served> {
       }),
   });
   const base = await h.app.listen({ port: 0, host: '127.0.0.1' });
-  const served = { h, base, seen, lines };
-  servers.push(served);
-  return served;
+  return { h, base, seen, lines };
 }
 
 async function get(served: Served, token: string, url: string, headers: Record<string, string> = {}) {
@@ -77,6 +74,7 @@ describe('the response cache front door', () => {
   beforeAll(async () => {
     s = await serve();
   }, 120_000);
+  afterAll(async () => s?.h.close());
 
   it('answers a kept GET before Fastify, with the status, bytes, headers and log line Fastify gave', async () => {
     const org = await s.h.org();
@@ -184,15 +182,14 @@ describe('the response cache front door', () => {
   });
 
   it('leaves a request without Host to Fastify, which refuses it', async () => {
-    const closing = await serve();
-    const org = await closing.h.org();
+    const org = await s.h.org();
     const url = `/v1/orgs/${org.id}`;
-    await get(closing, org.admin.token, url);
-    await get(closing, org.admin.token, url);
-    expect(closing.seen.filter((u) => u === url)).toHaveLength(1);
+    await get(s, org.admin.token, url);
+    await get(s, org.admin.token, url);
+    expect(s.seen.filter((u) => u === url)).toHaveLength(1);
     // HTTP/1.1 without Host is Fastify's 400, though the answer is kept.
     const net = await import('node:net');
-    const { port } = new URL(closing.base);
+    const { port } = new URL(s.base);
     const raw = await new Promise<string>((resolve) => {
       let data = '';
       const socket = net.connect(Number(port), '127.0.0.1', () => {
@@ -204,13 +201,19 @@ describe('the response cache front door', () => {
       socket.on('close', () => resolve(data));
     });
     expect(raw).toMatch(/^HTTP\/1\.1 400 /);
-    expect(closing.seen.filter((u) => u === url)).toHaveLength(2);
+    expect(s.seen.filter((u) => u === url)).toHaveLength(2);
   });
 });
 
 describe('the front door with rate limits, metrics and a trusted proxy', () => {
+  /** Each test's own app, closed after it. */
+  let current: Served | null = null;
+  afterEach(async () => {
+    await current?.h.close();
+    current = null;
+  });
   it('charges the same count: the rate-limit headers on kept answers, then the 429 Fastify gives', async () => {
-    const s = await serve({ RATE_LIMIT_PER_MINUTE: '3' });
+    const s = (current = await serve({ RATE_LIMIT_PER_MINUTE: '3' }));
     const org = await s.h.org();
     const url = `/v1/orgs/${org.id}`;
     const answers = [];
@@ -240,7 +243,7 @@ describe('the front door with rate limits, metrics and a trusted proxy', () => {
   });
 
   it('counts its answers in the metrics under the route, and logs the proxied client address', async () => {
-    const s = await serve({ METRICS_TOKEN, TRUST_PROXY: '127.0.0.1' });
+    const s = (current = await serve({ METRICS_TOKEN, TRUST_PROXY: '127.0.0.1' }));
     const org = await s.h.org();
     const url = `/v1/orgs/${org.id}`;
     const forwarded = { 'x-forwarded-for': '203.0.113.9' };
