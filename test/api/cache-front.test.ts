@@ -212,8 +212,12 @@ describe('the front door with rate limits, metrics and a trusted proxy', () => {
     await current?.h.close();
     current = null;
   });
+  async function serveThisTest(env: Record<string, string>): Promise<Served> {
+    current = await serve(env);
+    return current;
+  }
   it('charges the same count: the rate-limit headers on kept answers, then the 429 Fastify gives', async () => {
-    const s = (current = await serve({ RATE_LIMIT_PER_MINUTE: '3' }));
+    const s = await serveThisTest({ RATE_LIMIT_PER_MINUTE: '3' });
     const org = await s.h.org();
     const url = `/v1/orgs/${org.id}`;
     const answers = [];
@@ -243,7 +247,7 @@ describe('the front door with rate limits, metrics and a trusted proxy', () => {
   });
 
   it('counts its answers in the metrics under the route, and logs the proxied client address', async () => {
-    const s = (current = await serve({ METRICS_TOKEN, TRUST_PROXY: '127.0.0.1' }));
+    const s = await serveThisTest({ METRICS_TOKEN, TRUST_PROXY: '127.0.0.1' });
     const org = await s.h.org();
     const url = `/v1/orgs/${org.id}`;
     const forwarded = { 'x-forwarded-for': '203.0.113.9' };
