@@ -185,7 +185,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
         logLine,
         record: metrics ? (method, route, status, ms) => metrics.recordRoute(method, route, status, ms) : null,
         limiter,
-        trustProxy: config.trustProxy,
+        trustProxy: trustProxyOption(config.trustProxy),
         closing: () => closing,
       });
     }

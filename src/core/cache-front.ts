@@ -13,7 +13,6 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
-import type { Config } from '../config.js';
 import type { ChangeFeed } from './change-feed.js';
 import { noneMatchHits } from './conditional.js';
 import { newId } from './ids.js';
@@ -33,8 +32,8 @@ export interface CacheFrontOptions {
   record: ((method: string, route: string, statusCode: number, elapsedMs: number) => void) | null;
   /** Counts the request against the rate limits; null when there are none. */
   limiter: RateLimiter | null;
-  /** Which proxies' `X-Forwarded-For` to believe for the client's address (as given to Fastify). */
-  trustProxy: Config['trustProxy'];
+  /** Which proxies' `X-Forwarded-For` to believe for the client's address: Fastify's `trustProxy`. */
+  trustProxy: TrustProxy;
   /** Says whether the server is closing (then Fastify answers 503). */
   closing: () => boolean;
 }
@@ -107,10 +106,12 @@ export function cacheFront(options: CacheFrontOptions): CacheFrontHandler {
   };
 }
 
+type TrustFunction = (address: string, hop: number) => boolean;
+type TrustProxy = boolean | string[] | TrustFunction;
+
 /** The trust function Fastify makes of its `trustProxy` option (lib/request.js); null for none. */
-function trustFunction(trust: Config['trustProxy']): ((address: string, hop: number) => boolean) | null {
+function trustFunction(trust: TrustProxy): TrustFunction | null {
   if (trust === false) return null;
   if (trust === true) return () => true;
-  if (typeof trust === 'number') return (_address, hop) => hop < trust;
-  return proxyAddr.compile(trust);
+  return typeof trust === 'function' ? trust : proxyAddr.compile(trust);
 }

@@ -4,7 +4,7 @@
  * request ("incoming request", "request completed"), each through the full request serializer.
  * Errors keep Fastify's handling (logged whole, with the request).
  */
-import { type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
 
 /** How a request appears in every log entry (the logger's `req` serializer): never its headers. */
@@ -87,6 +87,15 @@ function successLine(
   return `{"level":${INFO},"time":${Date.now()}${bindings},"req":${req},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},"msg":"request completed"}\n`;
 }
 
+/** What the direct line needs of a pino logger: its stream and its bindings (already JSON). */
+function directTarget(log: object): { stream: LineStream; bindings: string } | null {
+  const internals = log as Record<symbol, unknown>;
+  const stream = internals[streamSym] as LineStream | undefined;
+  const bindings = internals[chindingsSym];
+  if (typeof stream?.write !== 'function' || typeof bindings !== 'string') return null;
+  return { stream, bindings };
+}
+
 export class RequestLog extends LogController {
   /**
    * @param direct Write the success line straight to the logger's stream, as the same JSON pino
@@ -111,14 +120,11 @@ export class RequestLog extends LogController {
     }
     const log = reply.log as FastifyReply['log'] & { isLevelEnabled?(level: string): boolean };
     if (log.isLevelEnabled && !log.isLevelEnabled('info')) return;
-    // What the direct line needs of a pino logger: its bindings (already JSON) and its stream.
-    const internals = log as unknown as Record<symbol, unknown>;
-    const stream = internals[streamSym] as LineStream | undefined;
-    const bindings = internals[chindingsSym];
-    if (this.direct && typeof stream?.write === 'function' && typeof bindings === 'string') {
+    const target = this.direct ? directTarget(log) : null;
+    if (target) {
       batch.add(
-        stream,
-        successLine(bindings, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime),
+        target.stream,
+        successLine(target.bindings, request.method, request.url, request.ip, reply.statusCode, reply.elapsedTime),
       );
       return;
     }
@@ -131,15 +137,13 @@ export class RequestLog extends LogController {
    * root logger: the same line a request's child logger would write (nothing when logging or info is
    * off). Null when this log does not write its lines directly (such requests are left to Fastify).
    */
-  lineWriter(root: unknown): RequestLine | null {
-    const log = root as { isLevelEnabled?(level: string): boolean } & Record<symbol, unknown>;
-    const stream = log[streamSym] as LineStream | undefined;
-    const bindings = log[chindingsSym];
+  lineWriter(root: FastifyBaseLogger): RequestLine | null {
     if (!this.direct) return null;
+    const target = directTarget(root);
+    const log = root as FastifyBaseLogger & { isLevelEnabled?(level: string): boolean };
     // Without a pino stream, logging is off (Fastify's `logger: false`): there is no line to write.
-    if (typeof stream?.write !== 'function' || typeof bindings !== 'string' || !log.isLevelEnabled?.('info')) {
-      return () => {};
-    }
+    if (!target || !log.isLevelEnabled?.('info')) return () => {};
+    const { stream, bindings } = target;
     return (requestId, method, url, remoteAddress, statusCode, responseTimeMs) =>
       batch.add(
         stream,

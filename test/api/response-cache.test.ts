@@ -40,6 +40,15 @@ async function get(harness: Harness, client: Client, url: string, headers: Recor
   return { res, hit: after.hits === before.hits + 1, miss: after.misses === before.misses + 1 };
 }
 
+/** A new organization whose GET is answered from memory (read once, then a hit): it and its URL. */
+async function keptOrganization(harness: Harness) {
+  const org = await harness.org();
+  const url = `/v1/orgs/${org.id}`;
+  await get(harness, org.admin.client, url);
+  expect((await get(harness, org.admin.client, url)).hit).toBe(true);
+  return { org, url };
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Repeats `read` until `done` holds of its result (at most `ms`); the result and the time taken. */
@@ -85,10 +94,7 @@ describe('response cache', () => {
   });
 
   it('serves nothing stale after a change made through the API', async () => {
-    const org = await h.org();
-    const url = `/v1/orgs/${org.id}`;
-    await get(h, org.admin.client, url);
-    expect((await get(h, org.admin.client, url)).hit).toBe(true);
+    const { org, url } = await keptOrganization(h);
     expect((await org.admin.client.patch(url, { title: 'Renamed' })).status).toBe(200);
     const after = await get(h, org.admin.client, url);
     expect(after.miss).toBe(true);
@@ -204,10 +210,7 @@ describe('changes made by another process', () => {
   });
 
   it('sees the change on the next request (PostgreSQL: once notified, within a second)', async () => {
-    const org = await own.org();
-    const url = `/v1/orgs/${org.id}`;
-    await get(own, org.admin.client, url);
-    expect((await get(own, org.admin.client, url)).hit).toBe(true);
+    const { org, url } = await keptOrganization(own);
     await elsewhere('update organizations set title = $1 where id = $2', ['Changed elsewhere', org.id]);
     if (!database.postgres) {
       await sleep(2); // SQLite reads the data version at most once a millisecond
@@ -240,10 +243,7 @@ describe('changes made by another process', () => {
   it.runIf(inject('databaseUrl') !== null)(
     'serves nothing from memory while notifications are lost, and again once back',
     async () => {
-      const org = await own.org();
-      const url = `/v1/orgs/${org.id}`;
-      await get(own, org.admin.client, url);
-      expect((await get(own, org.admin.client, url)).hit).toBe(true);
+      const { org, url } = await keptOrganization(own);
       await elsewhere(
         `select pg_terminate_backend(pid) from pg_stat_activity
        where datname = current_database() and query = 'listen bindery_changes' and pid <> pg_backend_pid()`,
@@ -271,10 +271,7 @@ describe('changes made by another process', () => {
   it.runIf(inject('databaseUrl') !== null)(
     "keeps its answers when another process checks its own notifications (a peer's probe is no change)",
     async () => {
-      const org = await own.org();
-      const url = `/v1/orgs/${org.id}`;
-      await get(own, org.admin.client, url);
-      expect((await get(own, org.admin.client, url)).hit).toBe(true);
+      const { org, url } = await keptOrganization(own);
       // What a process starting on the same database sends to check its listening connection.
       await elsewhere('select pg_notify($1, $2)', ['bindery_changes', 'probe:another-process']);
       await sleep(200); // notifications arrive within milliseconds
