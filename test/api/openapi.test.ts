@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { processSpecJob } from '../../src/api/openapi/process.js';
 import { type App, buildApp } from '../../src/app.js';
 import { claimJob } from '../../src/jobs/queue.js';
 import { type Client, createHarness, type Harness } from '../helpers/app.js';
@@ -302,6 +303,42 @@ describe('OpenAPI specifications: processing', () => {
       expect(spec.lastVersion).toEqual(expect.any(String));
       const job = await h.db.selectFrom('jobs').selectAll().where('id', '=', crashed!.id).executeTakeFirstOrThrow();
       expect(job).toMatchObject({ state: 'done', attempts: 2, locked_by: null });
+    } finally {
+      await restarted?.close();
+      h.app.jobs.start();
+    }
+  });
+  it('records a failure once when the job is retried after its worker died having recorded it', async () => {
+    await h.app.jobs.stop();
+    let restarted: App | undefined;
+    try {
+      const org = await h.org();
+      const created = await org.admin.client.post(specsUrl(org.id), { slug: 'fails', source: { text: '{ nope' } });
+      expect(created.status).toBe(201);
+      // A worker claimed the job, ran it to the end (its outcome and event committed) and died
+      // before the job was marked done: its lease (1 ms) runs out at once.
+      const crashed = await claimJob(h.db, 'crashed-worker', ['openapi.process'], 1);
+      expect(crashed).not.toBeNull();
+      const context = { jobId: crashed!.id, attempt: 1, signal: new AbortController().signal, log: h.app.log };
+      await processSpecJob(h.app)(JSON.parse(crashed!.payload), context);
+      const failedOnce = await processed(org.admin.client, `${specsUrl(org.id)}/fails`);
+      expect(failedOnce.lastProcessErrorCode).toBe('PARSE_ERROR');
+      const failures = async () =>
+        (await org.admin.client.get(`/v1/orgs/${org.id}/audit-events?action=openapi.processing.failed`)).body.items;
+      expect(await failures()).toHaveLength(1);
+
+      restarted = await buildApp({ config: { ...h.app.config, ...WORKER }, db: h.db, migrate: false, logger: false });
+      await restarted.ready();
+      const deadline = Date.now() + 10_000;
+      let job = await h.db.selectFrom('jobs').selectAll().where('id', '=', crashed!.id).executeTakeFirstOrThrow();
+      while (job.state !== 'done' && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 25));
+        job = await h.db.selectFrom('jobs').selectAll().where('id', '=', crashed!.id).executeTakeFirstOrThrow();
+      }
+      expect(job).toMatchObject({ state: 'done', attempts: 2, locked_by: null });
+      expect(await failures()).toHaveLength(1);
+      const after = (await org.admin.client.get(`${specsUrl(org.id)}/fails`)).body;
+      expect(after).toMatchObject({ processingState: 'complete', lastProcessedAt: failedOnce.lastProcessedAt });
     } finally {
       await restarted?.close();
       h.app.jobs.start();

@@ -1,7 +1,8 @@
 /**
  * The `openapi.process` job: loads the specification's current source and records the outcome.
  * Safe to run again from the start (a crash may interrupt it anywhere): it only ever writes in
- * the final transaction, and both outcomes are conditional on the source not having changed.
+ * the final transaction, both outcomes are conditional on the source not having changed, and a
+ * revision whose outcome is recorded is not processed again.
  */
 import type { App } from '../../core/app.js';
 import { type ServiceContext, SYSTEM_ACTOR } from '../../core/service.js';
@@ -16,7 +17,10 @@ export function processSpecJob(app: App): JobHandler<ProcessPayload> {
   return async (payload: ProcessPayload, { signal, log }) => {
     const spec = await startSpecProcessing(ctx, payload.specId, payload.revision);
     if (!spec) {
-      log.info({ specId: payload.specId }, 'OpenAPI specification deleted or changed since; nothing to do');
+      log.info(
+        { specId: payload.specId },
+        'OpenAPI specification deleted, changed since, or this revision already processed; nothing to do',
+      );
       return;
     }
     const source = spec.source_url !== null ? { url: spec.source_url } : { text: spec.source_text ?? '' };

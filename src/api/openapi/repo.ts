@@ -129,8 +129,10 @@ export async function findVersion(
 // --- Processing (called by the job) ------------------------------------------------------------
 
 /**
- * Marks the specification as being processed for `revision`; undefined when it was deleted or
- * its source changed since (a newer job will handle that).
+ * Marks the specification as being processed for `revision`; undefined when it was deleted, its
+ * source changed since (a newer job will handle that), or this revision's outcome is already
+ * recorded: a job retried after its worker died between recording the outcome and being marked
+ * done must not record it (and its event) a second time.
  */
 export async function startProcessing(
   db: DbOrTrx,
@@ -142,6 +144,7 @@ export async function startProcessing(
     .set({ processing_state: 'progress' })
     .where('id', '=', specId)
     .where('source_revision', '=', revision)
+    .where('processing_state', '!=', 'complete')
     .returningAll()
     .executeTakeFirst();
 }
