@@ -11,12 +11,19 @@ const cache = new WeakMap<Db, Map<string, string>>();
 export async function getOrCreateSetting(db: Db, key: string, generate: () => string): Promise<string> {
   const known = cache.get(db)?.get(key);
   if (known) return known;
-  await db
-    .insertInto('settings')
-    .values({ key, value: generate() })
-    .onConflict((oc) => oc.column('key').doNothing())
-    .execute();
-  const row = await db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirstOrThrow();
+  const stored = () => db.selectFrom('settings').select('value').where('key', '=', key).executeTakeFirst();
+  // Insert only when missing: an INSERT that does nothing still tells every other process on
+  // PostgreSQL that data changed (src/db/change-triggers.ts).
+  let row = await stored();
+  if (!row) {
+    await db
+      .insertInto('settings')
+      .values({ key, value: generate() })
+      .onConflict((oc) => oc.column('key').doNothing()) // another process made it meanwhile
+      .execute();
+    row = await stored();
+  }
+  if (!row) throw new Error(`setting ${key} missing after being made`);
   if (!cache.has(db)) cache.set(db, new Map());
   cache.get(db)?.set(key, row.value);
   return row.value;

@@ -29,6 +29,10 @@ function read(row: SitePublishingAuthRow, key: Buffer): VisitorAuthSettings {
 
 /** The site's settings, made (backend `custom`, a new key) the first time they are asked for. */
 export async function visitorAuthOf(db: Db, siteId: string, key: Buffer): Promise<VisitorAuthSettings> {
+  const existing = await settingsRow(db, siteId);
+  if (existing) return read(existing, key);
+  // Only when missing: an INSERT that does nothing still fires PostgreSQL's statement trigger,
+  // which tells every other process that data changed (src/db/change-triggers.ts).
   const now = nowIso();
   await db
     .insertInto('site_publishing_auth')
@@ -41,14 +45,15 @@ export async function visitorAuthOf(db: Db, siteId: string, key: Buffer): Promis
       created_at: now,
       updated_at: now,
     })
-    .onConflict((oc) => oc.column('site_id').doNothing())
+    .onConflict((oc) => oc.column('site_id').doNothing()) // another request made them meanwhile
     .execute();
-  const row = await db
-    .selectFrom('site_publishing_auth')
-    .selectAll()
-    .where('site_id', '=', siteId)
-    .executeTakeFirstOrThrow();
+  const row = await settingsRow(db, siteId);
+  if (!row) throw new Error(`visitor-auth settings of site ${siteId} missing after being made`);
   return read(row, key);
+}
+
+function settingsRow(db: Db, siteId: string): Promise<SitePublishingAuthRow | undefined> {
+  return db.selectFrom('site_publishing_auth').selectAll().where('site_id', '=', siteId).executeTakeFirst();
 }
 
 /** Changes the backend and URLs (undefined: unchanged, null: unset). */

@@ -279,6 +279,37 @@ describe('changes made by another process', () => {
     },
   );
 
+  it.runIf(inject('databaseUrl') !== null)(
+    "tells no other process of a change when a read changed nothing (a site's visitor-auth settings, read again)",
+    async () => {
+      const org = await h.org();
+      const site = await org.admin.client.post(`/v1/orgs/${org.id}/sites`, { title: 'Quiet reads' });
+      expect(site.status).toBe(201);
+      const auth = `/v1/orgs/${org.id}/sites/${site.body.id}/publishing/auth`;
+      const first = await org.admin.client.get(auth); // makes the settings: a change
+      expect(first.status).toBe(200);
+      const listener = new pg.Client({ connectionString: database.url });
+      await listener.connect();
+      try {
+        const heard: string[] = [];
+        listener.on('notification', (message) => heard.push(message.payload ?? ''));
+        await listener.query('listen bindery_changes');
+        const again = await org.admin.client.get(auth);
+        expect(again.body.privateKey).toBe(first.body.privateKey);
+        // A change made now is heard, so the silence before it is not the listener's deafness.
+        await org.admin.client.patch(`/v1/orgs/${org.id}`, { title: 'Heard' });
+        await eventually(
+          async () => heard.length,
+          (n) => n > 0,
+        );
+        await sleep(200); // anything sent before the change arrives first: give it time to
+        expect(heard).toHaveLength(1);
+      } finally {
+        await listener.end();
+      }
+    },
+  );
+
   it.runIf(inject('databaseUrl') !== null)('puts the change trigger on every table but the job queue', async () => {
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
