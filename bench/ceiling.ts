@@ -5,7 +5,8 @@
  * same response schema Bindery's route declares (the ceiling of that list: same bytes, same
  * fast-json-stringify serializer).
  *
- * Run by bench/run.ts in its own process: `node --import tsx bench/ceiling.ts` with PORT set.
+ * Run by `npm run bench` in its own process (startCeiling, bench/processes.ts):
+ * `node --import tsx bench/ceiling.ts` with PORT set.
  */
 import fs from 'node:fs';
 import Fastify from 'fastify';

@@ -24,16 +24,12 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Server } from './processes.js';
 import { Api, type Seeded } from './seed.js';
+import { sleep } from './util.js';
 
-export interface BenchServer {
-  baseUrl: string;
-  pid: number;
-  stats(): Promise<{ queries: number; cpuMicros: number } | null>;
-  /** Sets (or, with null, removes) an environment variable in the running server. */
-  setEnv(key: string, value: string | null): Promise<void>;
-  stop(): Promise<void>;
-}
+/** What this comparison needs of a started server (bench/processes.ts). */
+export type BenchServer = Pick<Server, 'baseUrl' | 'pid' | 'stats' | 'setEnv' | 'stop'>;
 
 export interface EventCostOptions {
   /** Starts a Bindery server on the seeded database with these extra variables. */
@@ -84,8 +80,6 @@ async function startReceiver(): Promise<{ url: string; received: () => number; c
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface WritePath {
   name: string;
