@@ -17,6 +17,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ChangeFeed } from './change-feed.js';
+import { RecencyMap } from './recency-map.js';
 
 const MAX_AGE_MS = 10_000;
 /** What an entry costs besides its body (key, object, map slot), roughly. */
@@ -51,12 +52,11 @@ interface Entry {
   bytes: number;
 }
 
-/** The kept answers: least recently used first, within a byte budget. */
+/** The kept answers within a byte budget; the least recently read go first (src/core/recency-map.ts). */
 export class ResponseCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new RecencyMap<string, Entry>();
   /** Memory the entries take (bodies, keys and an allowance per entry). */
   bytes = 0;
-  /** Lookups answered from memory, and lookups that went on to the handler (for /metrics). */
   hits = 0;
   misses = 0;
   /** The generation the entries were computed at; a new one empties the cache. */
@@ -79,12 +79,11 @@ export class ResponseCache {
     if (generation !== this.generation) this.reset(generation);
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    this.entries.delete(key);
     if (entry.expires <= now) {
+      this.entries.delete(key);
       this.bytes -= entry.bytes;
       return undefined;
     }
-    this.entries.set(key, entry); // the Map's order is the recency order
     this.hits++;
     return entry;
   }
@@ -95,17 +94,14 @@ export class ResponseCache {
     if (current !== this.generation) this.reset(current);
     const bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 4) return; // one answer must not push out everything else
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.entries.delete(key);
-      this.bytes -= previous.bytes;
-    }
+    const previous = this.entries.delete(key);
+    if (previous) this.bytes -= previous.bytes;
     this.entries.set(key, { ...answer, generation: current, expires: Date.now() + MAX_AGE_MS, bytes });
     this.bytes += bytes;
-    for (const [oldest, entry] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldest);
-      this.bytes -= entry.bytes;
+    while (this.bytes > this.maxBytes) {
+      const evicted = this.entries.evict();
+      if (evicted === undefined) break;
+      this.bytes -= evicted[1].bytes;
     }
   }
 

@@ -8,6 +8,7 @@ import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 import type pg from 'pg';
+import { RecencyMap } from '../core/recency-map.js';
 import type { Database } from './schema.js';
 import { sqliteWriteTracking, trackPgWrites, WriteCounter } from './writes.js';
 
@@ -136,13 +137,13 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
 
 const SQLITE_OPTIMIZE_EVERY_MS = 60_000;
 
-/** Statements kept per SQLite handle; past this the least recently used is dropped. */
+/** Statements kept per SQLite handle; past this the least recently used goes (src/core/recency-map.ts). */
 const SQLITE_STATEMENTS = 500;
 
 /**
  * Kysely's SQLite driver calls `prepare` for every query it runs, and preparing cost about a quarter
  * of the CPU of a simple read. Kysely emits the same SQL text for the same query shape, so a
- * prepared statement is kept per SQL text (LRU) and reused. Reusing one is safe: the single
+ * prepared statement is kept per SQL text and reused. Reusing one is safe: the single
  * connection runs one query at a time (Kysely's driver holds a mutex, also while streaming).
  */
 function cachingStatements(
@@ -150,17 +151,15 @@ function cachingStatements(
   track: (text: string, statement: SQLite.Statement) => SqliteStatement,
   onClose: () => void,
 ): { database: SqliteDatabase; statement(text: string): SqliteStatement } {
-  const statements = new Map<string, SqliteStatement>();
+  const statements = new RecencyMap<string, SqliteStatement>();
   function statementFor(text: string): SqliteStatement {
     let statement = statements.get(text);
-    if (statement) {
-      statements.delete(text); // re-inserted below: the Map's order is the recency order
-    } else {
+    if (statement === undefined) {
       // Statements that may write come back wrapped, counting committed changes (db/writes.ts).
       statement = track(text, sqlite.prepare(text));
-      if (statements.size >= SQLITE_STATEMENTS) statements.delete(statements.keys().next().value as string);
+      if (statements.size >= SQLITE_STATEMENTS) statements.evict();
+      statements.set(text, statement);
     }
-    statements.set(text, statement);
     return statement;
   }
   return {

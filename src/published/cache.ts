@@ -7,9 +7,10 @@
  *   on the same database sees a change within `ttlMs`: the model it then reads has a new version key.
  * - {@link RenderCache}: rendered responses keyed by the site's version key and the address, so a
  *   merge, a customization, a structure change or a publish (each changes the key) is never served
- *   stale, and unchanged sites are never rendered twice. Bounded in entries and bytes (LRU).
+ *   stale, and unchanged sites are never rendered twice. Bounded in entries and bytes (least recently read first).
  */
 import { createHash } from 'node:crypto';
+import { RecencyMap } from '../core/recency-map.js';
 
 interface MemoEntry<T> {
   at: number;
@@ -76,7 +77,8 @@ export function rendered(status: number, type: string, body: string): Rendered {
 }
 
 export class RenderCache {
-  private readonly entries = new Map<string, Rendered>();
+  /** The least recently read go first (src/core/recency-map.ts). */
+  private readonly entries = new RecencyMap<string, Rendered>();
   private bytes = 0;
 
   constructor(
@@ -85,24 +87,18 @@ export class RenderCache {
   ) {}
 
   get(key: string): Rendered | undefined {
-    const hit = this.entries.get(key);
-    if (hit) {
-      this.entries.delete(key);
-      this.entries.set(key, hit);
-    }
-    return hit;
+    return this.entries.get(key);
   }
 
   set(key: string, value: Rendered): void {
-    const old = this.entries.get(key);
+    const old = this.entries.delete(key);
     if (old) this.bytes -= old.body.length;
-    this.entries.delete(key);
     this.entries.set(key, value);
     this.bytes += value.body.length;
     while (this.entries.size > this.maxEntries || this.bytes > this.maxBytes) {
-      const [oldest, entry] = this.entries.entries().next().value as [string, Rendered];
-      this.entries.delete(oldest);
-      this.bytes -= entry.body.length;
+      const evicted = this.entries.evict();
+      if (evicted === undefined) break;
+      this.bytes -= evicted[1].body.length;
     }
   }
 
