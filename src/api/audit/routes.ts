@@ -11,6 +11,7 @@ import { notFound } from '../../core/errors.js';
 import { mapPage } from '../../core/paging.js';
 import { findOrganizationEvent, listOrganizationEvents } from '../../events/repo.js';
 import { purgeExpiredEvents } from '../../events/retention.js';
+import { scheduleHousekeeping } from '../../jobs/housekeeping.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { presentAuditActions, presentAuditEvent, presentAuditEventDetails } from './present.js';
 import {
@@ -24,7 +25,6 @@ import {
 } from './schemas.js';
 
 const tags = ['organizations'];
-const PURGE_EVERY_MS = 3_600_000;
 
 export default async function auditRoutes(app: App) {
   async function requireAdmin(organizationId: string, userId: string) {
@@ -32,21 +32,10 @@ export default async function auditRoutes(app: App) {
     requireOrgRole(membership, 'admin', 'read the audit log');
   }
 
-  if (app.config.jobConcurrency > 0) {
-    let timer: NodeJS.Timeout | null = null;
-    const purge = () =>
-      purgeExpiredEvents(app.db, app.config.auditRetentionDays).catch((error) =>
-        app.log.error({ err: error }, 'could not purge expired events'),
-      );
-    app.addHook('onReady', async () => {
-      void purge();
-      timer = setInterval(purge, PURGE_EVERY_MS);
-      timer.unref();
-    });
-    app.addHook('onClose', async () => {
-      if (timer) clearInterval(timer);
-    });
-  }
+  scheduleHousekeeping(app, {
+    failureMessage: 'could not purge expired events',
+    run: () => purgeExpiredEvents(app.db, app.config.auditRetentionDays),
+  });
 
   app.get(
     '/orgs/:organizationId/audit-events',

@@ -1,0 +1,57 @@
+/**
+ * Housekeeping: periodic work that belongs to no request and no job, such as the retention purges
+ * (each area schedules its own from its routes plugin). It runs in every process with a job worker
+ * (`JOB_CONCURRENCY` > 0) and in no API-only process, so that a deployment chooses which processes
+ * spend time on it: once when the app is ready, then every `everyMs` (hourly by default). A failed
+ * run is logged and the next one comes at its time.
+ *
+ * Not re-exported by `./index.ts`: it needs the App type, whose module imports that index.
+ */
+import type { App } from '../core/app.js';
+
+const HOUR_MS = 3_600_000;
+
+export interface HousekeepingTask {
+  /** Logged at error level, with the error, when a run fails. */
+  failureMessage: string;
+  /** One run. `signal` is aborted when the app closes: a long run should stop at its next step. */
+  run(signal: AbortSignal): Promise<unknown>;
+  /** From the start of one run to the start of the next; default one hour. */
+  everyMs?: number;
+}
+
+/** Runs `task` on ready and then every `everyMs` in processes with a job worker; stops on close. */
+export function scheduleHousekeeping(app: App, task: HousekeepingTask): void {
+  if (app.config.jobConcurrency === 0) return;
+  const everyMs = task.everyMs ?? HOUR_MS;
+  const closing = new AbortController();
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  const tick = () => {
+    // A run still going (a first purge of a large backlog) is not joined by a second one.
+    if (running) return;
+    running = task
+      .run(closing.signal)
+      .then(
+        () => undefined,
+        (error: unknown) => app.log.error({ err: error }, task.failureMessage),
+      )
+      .finally(() => {
+        running = null;
+      });
+  };
+  app.addHook('onReady', async () => {
+    tick();
+    timer = setInterval(tick, everyMs);
+    // unref: the timer alone must not keep a process alive that is otherwise done.
+    timer.unref();
+  });
+  // Area hooks close before the database (onClose runs in reverse order of registration), so a run
+  // in progress ends here, at its next step, instead of failing against a closed database.
+  app.addHook('onClose', async () => {
+    if (timer) clearInterval(timer);
+    timer = null;
+    closing.abort();
+    await running;
+  });
+}
