@@ -61,6 +61,8 @@ export interface Config {
   webhookDeactivateAfterMs: number;
   /** How long events stay in the audit log, in days (`AUDIT_RETENTION_DAYS`). */
   auditRetentionDays: number;
+  /** How long published sites' insight events are kept, in days (`INSIGHTS_RETENTION_DAYS`). */
+  insightsRetentionDays: number;
   /**
    * Server processes on the port (`WORKERS`, node:cluster), each with its own database pool.
    * PostgreSQL: default the number of cores. SQLite: 1, and more is refused (its resource locks
@@ -299,6 +301,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     webhookDeactivateAfterMs:
       parsePositiveNumber('WEBHOOK_DEACTIVATE_AFTER_DAYS', env.WEBHOOK_DEACTIVATE_AFTER_DAYS, 3) * 86_400_000,
     auditRetentionDays: parsePositiveInt('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 365),
+    insightsRetentionDays: parsePositiveInt('INSIGHTS_RETENTION_DAYS', env.INSIGHTS_RETENTION_DAYS, 365),
     workers: parseWorkers(env.WORKERS, parseDatabaseUrl(env.DATABASE_URL)),
     responseCacheBytes: parseNonNegativeInt('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 64) * 1024 * 1024,
   };

@@ -61,6 +61,23 @@ describe('configuration', () => {
     expect(set.auditRetentionDays).toBe(30);
   });
 
+  it('reads the insights retention (365 days by default)', () => {
+    expect(loadConfig({}).insightsRetentionDays).toBe(365);
+    expect(loadConfig({ INSIGHTS_RETENTION_DAYS: '' }).insightsRetentionDays).toBe(365);
+    expect(loadConfig({ INSIGHTS_RETENTION_DAYS: '1' }).insightsRetentionDays).toBe(1);
+    expect(loadConfig({ INSIGHTS_RETENTION_DAYS: '90' }).insightsRetentionDays).toBe(90);
+  });
+
+  it.each(['0', '-1', '-30', 'abc', '30d', '1.5', 'NaN', 'Infinity'])(
+    'rejects INSIGHTS_RETENTION_DAYS=%j as not a positive integer',
+    (raw) => {
+      expect(() => loadConfig({ INSIGHTS_RETENTION_DAYS: raw })).toThrow(ConfigError);
+      expect(() => loadConfig({ INSIGHTS_RETENTION_DAYS: raw })).toThrow(
+        `INSIGHTS_RETENTION_DAYS must be a positive integer, got "${raw}"`,
+      );
+    },
+  );
+
   it('accepts file paths, sqlite: URLs and postgres:// URLs', () => {
     expect(loadConfig({ DATABASE_URL: '/tmp/x.db' }).databaseUrl).toBe('sqlite:/tmp/x.db');
     expect(loadConfig({ DATABASE_URL: 'sqlite:y.db' }).databaseUrl).toBe('sqlite:y.db');

@@ -6,6 +6,7 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
 import type { DbOrTrx } from '../../../core/service.js';
 import type { Db } from '../../../db/database.js';
+import { forUpdateSkipLocked, inSmallSubquery } from '../../../db/dialect.js';
 import type { SiteInsightEventsTable } from '../../../db/schema.js';
 import type { Operator } from './schemas.js';
 
@@ -97,4 +98,30 @@ export async function aggregateInsightEvents(db: Db, plan: AggregatePlan): Promi
       .orderBy(sql.raw(o.sql), o.direction);
   }
   return (await query.limit(plan.limit).execute()) as Record<string, unknown>[];
+}
+
+/**
+ * Deletes at most `limit` events (of every site) that occurred before `before`, oldest first, and
+ * returns how many. One statement, so it commits on its own: a caller deleting many rows calls it
+ * again until it deletes fewer than `limit`, and no transaction (on SQLite: the write lock) lasts
+ * longer than one batch. The inner select reads the `occurred_at` index (0017) and stops after
+ * `limit` rows; the delete finds them by primary key (neither database has a portable `DELETE …
+ * LIMIT`). On PostgreSQL the rows another process is deleting at the same moment are skipped
+ * rather than waited for: every worker process starts its purge when it becomes ready.
+ */
+export async function deleteInsightEventsBefore(db: Db, before: string, limit: number): Promise<number> {
+  const expired = forUpdateSkipLocked(
+    db,
+    db
+      .selectFrom('site_insight_events')
+      .select('id')
+      .where('occurred_at', '<', before)
+      .orderBy('occurred_at')
+      .limit(limit),
+  );
+  const result = await db
+    .deleteFrom('site_insight_events')
+    .where((eb) => inSmallSubquery(db, eb.ref('id'), expired))
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
 }
