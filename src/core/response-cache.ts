@@ -57,6 +57,7 @@ export class ResponseCache {
   private readonly entries = new RecencyMap<string, Entry>();
   /** Memory the entries take (bodies, keys and an allowance per entry). */
   bytes = 0;
+  /** Lookups answered from memory, and lookups that went on to the handler (for /metrics). */
   hits = 0;
   misses = 0;
   /** The generation the entries were computed at; a new one empties the cache. */

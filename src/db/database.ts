@@ -121,7 +121,7 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
   // Gathering them reads pages into this connection's page cache (better-sqlite3 builds SQLite with
   // a 16 MB one), pages the requests to come may never need: give that memory back now, as start-up
   // memory is (src/core/memory.ts). On a freshly loaded 100,000-member database the idle server
-  // held 119–122 MB with them, 110–111 MB without.
+  // held 119–122 MB with them, 110–112 MB without.
   sqlite.pragma('shrink_memory');
   // And again while it runs (SQLite advises it for long-lived connections): statistics taken when
   // a table was small make the planner scan it once it is large (a new installation invited 100k

@@ -7,7 +7,8 @@
  *   on the same database sees a change within `ttlMs`: the model it then reads has a new version key.
  * - {@link RenderCache}: rendered responses keyed by the site's version key and the address, so a
  *   merge, a customization, a structure change or a publish (each changes the key) is never served
- *   stale, and unchanged sites are never rendered twice. Bounded in entries and bytes (least recently read first).
+ *   stale, and unchanged sites are never rendered twice. Bounded in entries and bytes (the least
+ *   recently read go first).
  */
 import { createHash } from 'node:crypto';
 import { RecencyMap } from '../core/recency-map.js';

@@ -10,7 +10,7 @@ import { deleteInsightEventsBefore } from './repo.js';
  * event loop, better-sqlite3 being synchronous) for milliseconds, large enough that a backlog of
  * millions of events goes in a few hundred statements.
  */
-export const INSIGHTS_PURGE_BATCH = 5_000;
+const INSIGHTS_PURGE_BATCH = 5_000;
 
 export interface PurgeOptions {
   /** The present, in ms since the epoch (tests move it). */
