@@ -37,7 +37,9 @@ import { Urls } from './core/urls.js';
 import { rejectNulCharacters, schemaCompilers } from './core/validation.js';
 import { createDb, type Db, driverOf } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { scheduleHousekeeping } from './jobs/housekeeping.js';
 import { JobWorker } from './jobs/index.js';
+import { purgeFinishedJobs } from './jobs/retention.js';
 import { registerPublished } from './published/routes.js';
 
 export type { App } from './core/app.js';
@@ -125,6 +127,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // this one stops the worker (and gives its jobs back) before the database above is closed.
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', async () => jobs.stop());
+  // Finished jobs are deleted a week after they end, hourly, by processes with a worker. Registered
+  // after the worker's hooks, so on close a purge in progress stops at its next batch first.
+  scheduleHousekeeping(app, {
+    failureMessage: 'could not purge finished jobs',
+    run: (signal) => purgeFinishedJobs(db, { signal }),
+  });
   // The request lines still queued (core/request-log.ts) are written before the process may exit.
   app.addHook('onClose', (_instance, done) => {
     flushRequestLog();

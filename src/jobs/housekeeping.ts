@@ -20,6 +20,33 @@ export interface HousekeepingTask {
   everyMs?: number;
 }
 
+export interface BatchOptions {
+  /** Rows per statement. */
+  batchSize: number;
+  /** Stops the run between two batches (the app is closing). */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs `deleteBatch` (one statement that deletes at most `limit` rows and returns how many) until a
+ * batch deletes fewer than `batchSize` or `signal` is aborted; returns how many in all. Each batch
+ * commits on its own, so no transaction (on SQLite: the write lock) lasts longer than one batch.
+ */
+export async function deleteInBatches(
+  deleteBatch: (limit: number) => Promise<number>,
+  { batchSize, signal }: BatchOptions,
+): Promise<number> {
+  let total = 0;
+  for (;;) {
+    const deleted = await deleteBatch(batchSize);
+    total += deleted;
+    if (deleted < batchSize || signal?.aborted) return total;
+    // On SQLite every await above settles without a turn of the event loop (the driver is
+    // synchronous): without this one, requests that arrived meanwhile would wait for the whole purge.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
 /** Runs `task` on ready and then every `everyMs` in processes with a job worker; stops on close. */
 export function scheduleHousekeeping(app: App, task: HousekeepingTask): void {
   if (app.config.jobConcurrency === 0) return;

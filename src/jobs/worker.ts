@@ -10,7 +10,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
 import type { JobRow } from '../db/schema.js';
-import { claimJob, heartbeat, purgeFinished, release, settle } from './queue.js';
+import { claimJob, heartbeat, release, settle } from './queue.js';
 import { onJobsCommitted } from './wake.js';
 
 export interface JobContext {
@@ -36,9 +36,6 @@ export interface WorkerOptions {
   leaseMs: number;
 }
 
-const PURGE_EVERY_MS = 3_600_000;
-const KEEP_FINISHED_MS = 7 * 86_400_000;
-
 export class JobWorker {
   /** Identifies this worker in `jobs.locked_by` (host and pid help when reading the table). */
   readonly id = `${hostname()}:${process.pid}:${newId(6)}`;
@@ -48,7 +45,6 @@ export class JobWorker {
   private active = false;
   private tickPromise: Promise<void> | null = null;
   private tickAgain = false;
-  private lastPurge = 0;
   private stopListening: (() => void) | null = null;
   private readonly settledListeners: ((kind: string, outcome: 'done' | 'failed') => void)[] = [];
 
@@ -127,10 +123,6 @@ export class JobWorker {
           break;
         }
         this.run(job);
-      }
-      if (Date.now() - this.lastPurge > PURGE_EVERY_MS) {
-        this.lastPurge = Date.now();
-        await purgeFinished(this.db, new Date(Date.now() - KEEP_FINISHED_MS));
       }
     } catch (error) {
       // A database hiccup: log it and try again at the next poll.

@@ -3,6 +3,7 @@
  * ago are deleted (every process with a job worker runs this hourly: ./routes.ts).
  */
 import type { Db } from '../../../db/database.js';
+import { deleteInBatches } from '../../../jobs/housekeeping.js';
 import { deleteInsightEventsBefore } from './repo.js';
 
 /**
@@ -33,13 +34,5 @@ export async function purgeExpiredInsightEvents(
   const { now = Date.now(), batchSize = INSIGHTS_PURGE_BATCH, signal } = options;
   // One cutoff for the whole run: it deletes what had expired when it started.
   const before = new Date(now - retentionDays * 86_400_000).toISOString();
-  let total = 0;
-  for (;;) {
-    const deleted = await deleteInsightEventsBefore(db, before, batchSize);
-    total += deleted;
-    if (deleted < batchSize || signal?.aborted) return total;
-    // On SQLite every await above settles without a turn of the event loop (the driver is
-    // synchronous): without this one, requests that arrived meanwhile would wait for the whole purge.
-    await new Promise((resolve) => setImmediate(resolve));
-  }
+  return deleteInBatches((limit) => deleteInsightEventsBefore(db, before, limit), { batchSize, signal });
 }
