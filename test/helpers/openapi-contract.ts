@@ -1,0 +1,114 @@
+/**
+ * Set-up shared by the contract tests of OpenAPI specifications and translation settings
+ * (test/contract/openapi.contract.test.ts, openapi-failures.contract.test.ts and
+ * translations.contract.test.ts): the operations of these areas, the job worker that processes
+ * sources, official clients for new organizations and their members, and specifications made and
+ * processed through the official client.
+ *
+ * A deliberate difference from the official document that more than one of these files meets (the
+ * product spec decides it): deleting answers 204 (the project's convention for "no body" operations)
+ * where the document gives 205 for "has been deleted" (204, "did not exist", is documented too).
+ * The differences of one file are listed at its top.
+ *
+ * Where the server departs from the official document without such a decision, the failing
+ * assertion is kept in a `describe('server mismatches')` at the end of the file that meets it.
+ */
+
+import type { GitBookAPI } from '../contract/official.js';
+import type { ContractServer } from '../contract/server.js';
+import { assertRequestConforms, expectConforms } from '../contract/validate.js';
+import type { TestUser } from './app.js';
+import { petstore, WORKER } from './openapi.js';
+
+/*
+ * Coverage. validate.ts counts the operations validated per test file, so the check of the original
+ * single file, that every operation below was validated, is made in two parts, one list each:
+ * - OPENAPI_OPERATIONS by openapi.contract.test.ts, which makes the successful call of every one;
+ * - TRANSLATION_OFFICIAL_OPERATIONS and TRANSLATION_OWN_SHAPE_OPERATIONS by
+ *   translations.contract.test.ts, which makes every translation call.
+ * openapi-failures.contract.test.ts is about calls that fail (`expectApiError`, which is not
+ * counted) and checks no part. The three lists are the ones 'has every operation of these areas'
+ * (openapi.contract.test.ts) finds in the official document, and each is checked by exactly one of
+ * the two files, so together they check every operation the original did; an operation added to a
+ * list is checked by the file that owns the list.
+ */
+
+/** Every OpenAPI specification operation; openapi.contract.test.ts checks each was validated. */
+export const OPENAPI_OPERATIONS = [
+  'listOpenAPISpecs',
+  'createOpenAPISpec',
+  'getOpenAPISpecBySlug',
+  'createOrUpdateOpenAPISpecBySlug',
+  'deleteOpenAPISpecBySlug',
+  'listOpenAPISpecVersions',
+  'getLatestOpenAPISpecVersion',
+  'getLatestOpenAPISpecVersionContent',
+  'getOpenAPISpecVersionById',
+  'getOpenAPISpecVersionContentById',
+] as const;
+
+/** Translation operations validated against the official response schema. */
+export const TRANSLATION_OFFICIAL_OPERATIONS = ['listTranslations', 'deleteTranslation'] as const;
+/** Translation operations whose body is checked against our spec's shape (see translations.contract.test.ts). */
+export const TRANSLATION_OWN_SHAPE_OPERATIONS = ['createTranslation', 'getTranslation', 'updateTranslation'] as const;
+
+/**
+ * A job worker that may fetch from loopback: the one of test/api/openapi*.test.ts (on PostgreSQL
+ * every test file shares the job table, and a job either worker claims ends the same way); the slow
+ * poll leaves claims to `wake()` after each file's own requests.
+ */
+export const CONTRACT_WORKER = { ...WORKER, jobPollMs: 1_000 };
+
+export interface Org {
+  id: string;
+  admin: TestUser;
+  /** The official client, authenticated as the organization's admin. */
+  api: GitBookAPI;
+}
+
+/** Makers of users with official clients on the test file's server (`server()`, once started). */
+export function officialUsers(server: () => ContractServer) {
+  return {
+    /** A new organization administered by a new user, with an official client for that admin. */
+    async newOrg(): Promise<Org> {
+      const { id, admin } = await server().harness.org();
+      return { id, admin, api: server().client(admin.token) };
+    },
+    /** A new member of `organizationId` with `role` (null: guest), with an official client. */
+    async newMember(organizationId: string, role: 'admin' | 'create' | 'read' | null) {
+      const member = await server().harness.member(organizationId, role);
+      return { ...member, api: server().client(member.token) };
+    },
+    /** A new user outside every organization, with an official client. */
+    async newOutsider() {
+      const user = await server().harness.user();
+      return { ...user, api: server().client(user.token) };
+    },
+  };
+}
+
+/** `body`, after checking that the official document allows it as the request body of `operationId`. */
+export function allowed<T>(operationId: string, body: T): T {
+  assertRequestConforms(operationId, body);
+  return body;
+}
+
+/** A `{text}` source of the official `OpenAPISpecSource`. */
+export const textSource = (document: unknown = petstore()) => ({ source: { text: JSON.stringify(document) } });
+
+/** Polls getOpenAPISpecBySlug (validating every answer) until processing is complete (bounded). */
+export async function processed(api: GitBookAPI, orgId: string, slug: string, timeoutMs = 10_000) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const res = await expectConforms('getOpenAPISpecBySlug', api.orgs.getOpenApiSpecBySlug(orgId, slug), 200);
+    if (res.data.processingState === 'complete') return res.data;
+    if (Date.now() > deadline) throw new Error(`specification ${slug} still ${res.data.processingState}`);
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/** Creates a specification from text as the org admin and waits for it (setup only, not checked). */
+export async function processedSpec(org: Org, slug: string, document: unknown = petstore()) {
+  await org.api.orgs.createOpenApiSpec(org.id, { slug, ...textSource(document) });
+  return processed(org.api, org.id, slug);
+}
