@@ -3,6 +3,7 @@
  * database) listening on a free port of 127.0.0.1, and official `GitBookAPI` clients pointed at it.
  */
 import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app.js';
 import type { GitBookAPI } from './official.js';
 import { createContractClient } from './validate.js';
@@ -31,4 +32,25 @@ export async function startContractServer(overrides?: Parameters<typeof createHa
     client: (token) => createContractClient(endpoint, token),
     close: () => harness.close(),
   };
+}
+
+let current: ContractServer | undefined;
+
+/**
+ * Starts a contract server before the calling test file's tests and closes it after them (call it
+ * once, at the top of the file), for helper modules that several test files share: they reach the
+ * server through {@link contractServer}. Vitest runs each test file in its own module graph, so each
+ * file has a server of its own.
+ */
+export function useContractServer(overrides?: Parameters<typeof createHarness>[0]): void {
+  beforeAll(async () => {
+    current = await startContractServer(overrides);
+  });
+  afterAll(async () => current?.close());
+}
+
+/** The server {@link useContractServer} started for this test file. */
+export function contractServer(): ContractServer {
+  if (!current) throw new Error('no contract server: call useContractServer() at the top of the test file');
+  return current;
 }
