@@ -1,104 +1,30 @@
 /**
  * The revision history through HTTP: every revision of a space (the first merge, later merges, a
  * change request's own revisions, a Git import) read by id with its pages, files, reusable contents
- * and documents, and its semantic changes against its parent; 404 for what is not in the revision,
- * for a revision of another space and for an outsider; bad input.
+ * and documents, and its semantic changes against its parent. Who may read a revision, what is a
+ * 404 and bad input: revisions-access.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SpaceWorld } from '../helpers/app.js';
+import type { Harness } from '../helpers/app.js';
 import { PNG } from '../helpers/fixtures.js';
-import { type GitServer, startGitServer } from '../helpers/git-server.js';
+import type { GitServer } from '../helpers/git-server.js';
+import { type GitSyncWorld, gitSyncWorld } from '../helpers/git-sync.js';
+import { type History, history, merged, newSpace } from '../helpers/revisions.js';
 
 let h: Harness;
 let git: GitServer;
+let world: GitSyncWorld | undefined;
 beforeAll(async () => {
-  h = await createHarness({ fetchAllowPrivate: true, jobConcurrency: 2, jobPollMs: 50 });
-  git = await startGitServer();
+  // The Git import test needs the job worker and the Git server on loopback.
+  world = await gitSyncWorld();
+  ({ h, server: git } = world);
 }, 180_000);
-afterAll(async () => {
-  await git?.close();
-  await h?.close();
-});
-
-type Ctx = SpaceWorld;
-
-const newSpace = (): Promise<Ctx> => h.space('History');
-
-/** Applies `changes` in a new change request and merges it; returns the batch answer and the merge revision. */
-async function merged(ctx: Ctx, changes: unknown[]) {
-  const cr = await ctx.admin.client.post(`${ctx.base}/change-requests`, { subject: 'Edit' });
-  expect(cr.status).toBe(201);
-  const edit = await ctx.admin.client.post(`${ctx.base}/change-requests/${cr.body.id}/content?compat=false`, {
-    changes,
-  });
-  expect(edit.status).toBe(200);
-  const merge = await ctx.admin.client.post(`${ctx.base}/change-requests/${cr.body.id}/merge`);
-  expect(merge.status).toBe(200);
-  return { edit: edit.body, revision: merge.body.revision as string, changeRequest: cr.body as { id: string } };
-}
-
-interface History {
-  ctx: Ctx;
-  /** The first merge: pages Guide, Setup, Extra; files pixel.png and notes.txt; reusable Snippet. */
-  first: string;
-  /** The second merge: Guide renamed and rewritten, Extra moved under Guide, Setup deleted, Snippet renamed. */
-  second: string;
-  secondCr: string;
-  guide: string;
-  setup: string;
-  extra: string;
-  pixel: string;
-  notes: string;
-  snippet: string;
-}
-
-async function history(): Promise<History> {
-  const ctx = await newSpace();
-  const one = await merged(ctx, [
-    {
-      operation: 'insert_page',
-      ref: 'guide',
-      title: 'Guide',
-      document: { markdown: 'See [setup](./setup.md) and ![pixel](./pixel.png).' },
-    },
-    { operation: 'insert_page', ref: 'setup', title: 'Setup', emoji: '1f680', document: { markdown: 'Install it.' } },
-    { operation: 'insert_page', title: 'Extra', document: { markdown: 'More.' } },
-    {
-      operation: 'insert_files',
-      files: [
-        { ref: 'pixel.png', name: 'pixel.png', contentType: 'image/png', base64: PNG.toString('base64') },
-        { ref: 'notes', name: 'notes.txt', contentType: 'text/plain', base64: Buffer.from('notes').toString('base64') },
-      ],
-    },
-    { operation: 'insert_reusable_content', title: 'Snippet', document: { markdown: 'Shared text.' } },
-  ]);
-  const [guide, setup, extra] = one.edit.changes.slice(0, 3).map((c: { page: { id: string } }) => c.page.id);
-  const snippet = one.edit.changes[3].reusableContent;
-  const [pixel, notes] = one.edit.insertedFiles.map((f: { id: string }) => f.id);
-  const two = await merged(ctx, [
-    { operation: 'update_page', page: guide, title: 'Guide v2', document: { markdown: 'Rewritten.' } },
-    { operation: 'update_page', page: extra, into: guide },
-    { operation: 'delete_page', page: setup },
-    { operation: 'update_reusable_content', reusableContent: snippet, title: 'Shared snippet' },
-  ]);
-  return {
-    ctx,
-    first: one.revision,
-    second: two.revision,
-    secondCr: two.changeRequest.id,
-    guide,
-    setup,
-    extra,
-    pixel,
-    notes,
-    snippet,
-  };
-}
+afterAll(async () => world?.close());
 
 describe('revision history', () => {
   let hist: History;
   beforeAll(async () => {
-    hist = await history();
+    hist = await history(h);
   });
 
   it('reads a past revision by id as it was, with its merge and parents', async () => {
@@ -324,7 +250,7 @@ describe('revision history', () => {
   });
 
   it('defaults to ten changes', async () => {
-    const ctx = await newSpace();
+    const ctx = await newSpace(h);
     const pages = Array.from({ length: 12 }, (_, i) => ({
       operation: 'insert_page',
       title: `Page ${i}`,
@@ -380,7 +306,7 @@ describe('revision history', () => {
   });
 
   it('answers a first revision against nothing, and an untouched space with its empty revision', async () => {
-    const ctx = await newSpace();
+    const ctx = await newSpace(h);
     const space = await ctx.admin.client.get(ctx.base);
     const empty = await ctx.admin.client.get(`${ctx.base}/revisions/${space.body.revision}`);
     expect(empty.status).toBe(200);
@@ -388,106 +314,5 @@ describe('revision history', () => {
     expect((await ctx.admin.client.get(`${ctx.base}/revisions/${space.body.revision}/changes`)).body).toEqual({
       changes: [],
     });
-  });
-});
-
-describe('revision history: who and what', () => {
-  let hist: History;
-  beforeAll(async () => {
-    hist = await history();
-  });
-
-  it('is readable by readers of the space, and a 404 for anyone else', async () => {
-    const { ctx, first } = hist;
-    const reader = await h.member(ctx.orgId, 'read');
-    const outsider = await h.user();
-    const paths = [
-      `/revisions/${first}`,
-      `/revisions/${first}/changes`,
-      `/revisions/${first}/pages`,
-      `/revisions/${first}/files`,
-      `/revisions/${first}/files/${hist.pixel}`,
-      `/revisions/${first}/page/${hist.guide}`,
-      `/revisions/${first}/page/${hist.guide}/document`,
-      `/revisions/${first}/path/guide`,
-      `/revisions/${first}/reusable-contents/${hist.snippet}`,
-      `/revisions/${first}/reusable-contents/${hist.snippet}/document`,
-    ];
-    for (const path of paths) {
-      expect((await reader.client.get(`${ctx.base}${path}`)).status, path).toBe(200);
-      const denied = await outsider.client.get(`${ctx.base}${path}`);
-      expect(denied.status, path).toBe(404);
-      expect(denied.body.error.code).toBe(404);
-      expect((await h.anonymous.get(`${ctx.base}${path}`)).status, path).toBe(401);
-    }
-    const noScope = await h.user({ scopes: ['user:read'] });
-    expect((await noScope.client.get(`${ctx.base}/revisions/${first}`)).status).toBe(403);
-  });
-
-  it('is a 404 for a revision of another space and for what the revision does not hold', async () => {
-    const { ctx, first, second } = hist;
-    // Another space of the same organization, readable by the same admin.
-    const other = await ctx.admin.client.post(`/v1/orgs/${ctx.orgId}/spaces`, { title: 'Other' });
-    const foreign = `/v1/spaces/${other.body.id}/revisions/${first}`;
-    for (const path of ['', '/changes', '/pages', '/files', `/page/${hist.guide}`, `/path/guide`]) {
-      const res = await ctx.admin.client.get(`${foreign}${path}`);
-      expect(res.status, path).toBe(404);
-      expect(res.body.error.message).toContain('revision');
-    }
-    const missing = [
-      `/revisions/nope`,
-      `/revisions/nope/changes`,
-      `/revisions/${first}/files/nope`,
-      `/revisions/${first}/page/nope`,
-      `/revisions/${first}/page/nope/document`,
-      `/revisions/${first}/path/nope`,
-      `/revisions/${first}/path/guide/nope`,
-      `/revisions/${first}/reusable-contents/nope`,
-      `/revisions/${first}/reusable-contents/nope/document`,
-      `/revisions/${second}/files/nope`,
-    ];
-    for (const path of missing) {
-      const res = await ctx.admin.client.get(`${ctx.base}${path}`);
-      expect(res.status, path).toBe(404);
-      expect(res.body).toEqual({ error: { code: 404, message: expect.any(String) } });
-    }
-    expect((await ctx.admin.client.get(`/v1/spaces/nope/revisions/${first}`)).status).toBe(404);
-  });
-
-  it('has no document for a group page; a group is found by its path', async () => {
-    const ctx = await newSpace();
-    const { edit, revision } = await merged(ctx, [
-      { operation: 'insert_page', type: 'group', title: 'Reference', document: {} },
-    ]);
-    const group = edit.changes[0].page.id;
-    const doc = await ctx.admin.client.get(`${ctx.base}/revisions/${revision}/page/${group}/document`);
-    expect(doc.status).toBe(404);
-    const byPath = await ctx.admin.client.get(`${ctx.base}/revisions/${revision}/path/reference`);
-    expect(byPath.body).toMatchObject({ id: group, type: 'group' });
-  });
-
-  it('refuses bad input with 400 naming the parameter', async () => {
-    const { ctx, first } = hist;
-    const bad = [
-      `/revisions/${first}?metadata=maybe`,
-      `/revisions/${first}/changes?limit=-1`,
-      `/revisions/${first}/changes?limit=1001`,
-      `/revisions/${first}/changes?limit=two`,
-      `/revisions/${first}/files?limit=1001`,
-      `/revisions/${first}/files?page=not-a-cursor`,
-      `/revisions/${first}/page/${hist.guide}?format=html`,
-      `/revisions/${first}/page/${hist.guide}?format=markdown&format.markdown.refs=absolute`,
-      `/revisions/${first}/page/${hist.guide}/document?evaluated=sometimes`,
-      `/revisions/${first}/reusable-contents/${hist.snippet}/document?dereferenced=all`,
-      `/revisions/${first}/path/guide?cachedMetadata=often`,
-    ];
-    for (const path of bad) {
-      const res = await ctx.admin.client.get(`${ctx.base}${path}`);
-      expect(res.status, path).toBe(400);
-      expect(res.body.error.code).toBe(400);
-    }
-    expect((await ctx.admin.client.get(`${ctx.base}/revisions/${first}/changes?limit=1000`)).status).toBe(200);
-    expect((await ctx.admin.client.get(`${ctx.base}/revisions/${first}/files?limit=1000`)).status).toBe(200);
-    expect((await ctx.admin.client.post(`${ctx.base}/revisions/${first}`, {})).status).toBe(405);
   });
 });
