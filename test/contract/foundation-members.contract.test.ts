@@ -6,9 +6,9 @@
  * test/helpers/foundation-contract.ts.
  */
 import { describe, expect, it } from 'vitest';
-import { MEMBER_AND_TEAM_OPERATIONS, newOrg, unique } from '../helpers/foundation-contract.js';
+import { MEMBER_AND_TEAM_OPERATIONS } from '../helpers/foundation-contract.js';
 import { official } from './official.js';
-import { contractServer, useContractServer } from './server.js';
+import { contractServer, newOrg, unique, useContractServer } from './server.js';
 import { expectApiError, expectConforms, expectOperationsCovered } from './validate.js';
 
 useContractServer();

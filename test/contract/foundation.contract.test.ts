@@ -9,12 +9,10 @@ import { describe, expect, it } from 'vitest';
 import {
   FOUNDATION_OPERATIONS,
   MEMBER_AND_TEAM_OPERATIONS,
-  newOrg,
   USER_AND_ORGANIZATION_OPERATIONS,
-  unique,
 } from '../helpers/foundation-contract.js';
 import { official } from './official.js';
-import { contractServer, useContractServer } from './server.js';
+import { contractServer, newOrg, unique, useContractServer } from './server.js';
 import { expectApiError, expectConforms, expectOperationsCovered, findOperation } from './validate.js';
 
 useContractServer();

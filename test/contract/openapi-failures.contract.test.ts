@@ -16,9 +16,9 @@
  * test/helpers/openapi-contract.ts).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allowed, CONTRACT_WORKER, officialUsers, processedSpec, textSource } from '../helpers/openapi-contract.js';
+import { CONTRACT_WORKER, officialUsers, processedSpec, textSource } from '../helpers/openapi-contract.js';
 import { type ContractServer, startContractServer } from './server.js';
-import { expectApiError, expectConforms, requestSchemaPointer, validateAgainst } from './validate.js';
+import { allowed, expectApiError, expectConforms, requestSchemaPointer, validateAgainst } from './validate.js';
 
 let server: ContractServer;
 beforeAll(async () => {

@@ -13,7 +13,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_URL } from '../helpers/app.js';
 import { fresh, petstore, serve, served, sourceUrl, startSpecSources, stopSpecSources } from '../helpers/openapi.js';
 import {
-  allowed,
   CONTRACT_WORKER,
   OPENAPI_OPERATIONS,
   officialUsers,
@@ -24,7 +23,7 @@ import {
   textSource,
 } from '../helpers/openapi-contract.js';
 import { type ContractServer, startContractServer } from './server.js';
-import { expectApiError, expectConforms, expectOperationsCovered, findOperation } from './validate.js';
+import { allowed, expectApiError, expectConforms, expectOperationsCovered, findOperation } from './validate.js';
 
 let server: ContractServer;
 beforeAll(async () => {

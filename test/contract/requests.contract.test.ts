@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { official } from './official.js';
-import { type ContractServer, startContractServer } from './server.js';
+import { type ContractServer, newOrg, startContractServer, unique } from './server.js';
 import { assertRequestConforms, type ClientResponse, expectConforms } from './validate.js';
 
 let server: ContractServer;
@@ -15,16 +15,9 @@ beforeAll(async () => {
 });
 afterAll(async () => server?.close());
 
-async function newOrg() {
-  const { id, admin } = await server.harness.org();
-  return { id, admin, api: server.client(admin.token) };
-}
-
-const unique = () => Math.random().toString(36).slice(2, 10);
-
 describe('request bodies the official document allows', () => {
   it('createOrganization with emailDomains', async () => {
-    const { api } = await newOrg();
+    const { api } = await newOrg(server);
     const body = { title: `Domains ${unique()}`, emailDomains: ['example.test'] };
     assertRequestConforms('createOrganization', body);
     const res = await expectConforms('createOrganization', api.orgs.createOrganization(body), 201);
@@ -32,7 +25,7 @@ describe('request bodies the official document allows', () => {
   });
 
   it('createOrganization with onboardingPreferences', async () => {
-    const { api } = await newOrg();
+    const { api } = await newOrg(server);
     const body = {
       title: `Onboarded ${unique()}`,
       onboardingPreferences: { source: null, audience: null, interests: [] },
@@ -42,7 +35,7 @@ describe('request bodies the official document allows', () => {
   });
 
   it('updateOrganizationById with mergeRules', async () => {
-    const { id, api } = await newOrg();
+    const { id, api } = await newOrg(server);
     const body = { mergeRules: { type: 'none' as const } };
     assertRequestConforms('updateOrganizationById', body);
     const res = await expectConforms('updateOrganizationById', api.orgs.updateOrganizationById(id, body), 200);
@@ -50,7 +43,7 @@ describe('request bodies the official document allows', () => {
   });
 
   it('the other bodies the foundation tests send are official, and the server answers them officially', async () => {
-    const { id, api } = await newOrg();
+    const { id, api } = await newOrg(server);
     /** Checks `body` against the official request schema, sends it, and validates what the server answered. */
     const send = <B, R extends ClientResponse>(
       operationId: string,

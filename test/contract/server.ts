@@ -1,10 +1,11 @@
 /**
  * A real, listening Bindery server for contract tests: the test harness's app (on this run's
- * database) listening on a free port of 127.0.0.1, and official `GitBookAPI` clients pointed at it.
+ * database) listening on a free port of 127.0.0.1, official `GitBookAPI` clients pointed at it, and
+ * the organizations, members and outsiders the tests start from, each with its official client.
  */
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll } from 'vitest';
-import { createHarness, type Harness } from '../helpers/app.js';
+import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
 import type { GitBookAPI } from './official.js';
 import { createContractClient } from './validate.js';
 
@@ -54,3 +55,43 @@ export function contractServer(): ContractServer {
   if (!current) throw new Error('no contract server: call useContractServer() at the top of the test file');
   return current;
 }
+
+/** The official `MemberRole` (a string enum of the client). */
+export type MemberRole = NonNullable<
+  NonNullable<Parameters<GitBookAPI['spaces']['listPermissionsAggregateInSpace']>[1]>['role']
+>;
+
+export interface Org {
+  id: string;
+  admin: TestUser;
+  /** The official client, authenticated as the organization's admin. */
+  api: GitBookAPI;
+}
+
+/**
+ * A new organization administered by a new user, with an official client for that admin, on `server`
+ * (default: the one {@link useContractServer} started for this file).
+ */
+export async function newOrg(server: ContractServer = contractServer()): Promise<Org> {
+  const { id, admin } = await server.harness.org();
+  return { id, admin, api: server.client(admin.token) };
+}
+
+/** A new member of `organizationId` with `role` (null: guest), with an official client, on `server`. */
+export async function newMember(
+  organizationId: string,
+  role: Parameters<Harness['member']>[1],
+  server: ContractServer = contractServer(),
+) {
+  const member = await server.harness.member(organizationId, role);
+  return { ...member, api: server.client(member.token) };
+}
+
+/** A new user outside every organization, with an official client, on `server`. */
+export async function newOutsider(server: ContractServer = contractServer()) {
+  const user = await server.harness.user();
+  return { ...user, api: server.client(user.token) };
+}
+
+/** A short random string, for titles and names that must not collide. */
+export const unique = () => Math.random().toString(36).slice(2, 10);

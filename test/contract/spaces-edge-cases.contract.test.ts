@@ -7,20 +7,10 @@
  * spaces-permissions.contract.test.ts; the shared set-up is in test/helpers/spaces-contract.ts.
  */
 import { describe, expect, it } from 'vitest';
-import {
-  allowed,
-  collection,
-  documentedStatuses,
-  KINDS,
-  newMember,
-  newOrg,
-  opsOf,
-  permissionFixture,
-  space,
-} from '../helpers/spaces-contract.js';
+import { collection, documentedStatuses, KINDS, opsOf, permissionFixture, space } from '../helpers/spaces-contract.js';
 import { official } from './official.js';
-import { contractServer, useContractServer } from './server.js';
-import { expectApiError, expectConforms } from './validate.js';
+import { contractServer, newMember, newOrg, useContractServer } from './server.js';
+import { allowed, expectApiError, expectConforms } from './validate.js';
 
 useContractServer();
 

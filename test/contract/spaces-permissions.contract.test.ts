@@ -7,19 +7,10 @@
  * test/helpers/spaces-contract.ts, with the rest of the shared set-up).
  */
 import { describe, expect, it } from 'vitest';
-import {
-  allowed,
-  KINDS,
-  newMember,
-  newOrg,
-  opsOf,
-  PERMISSION_OPERATIONS,
-  permissionFixture,
-  space,
-} from '../helpers/spaces-contract.js';
+import { KINDS, opsOf, PERMISSION_OPERATIONS, permissionFixture, space } from '../helpers/spaces-contract.js';
 import { official } from './official.js';
-import { useContractServer } from './server.js';
-import { expectApiError, expectConforms, expectOperationsCovered } from './validate.js';
+import { newMember, newOrg, useContractServer } from './server.js';
+import { allowed, expectApiError, expectConforms, expectOperationsCovered } from './validate.js';
 
 useContractServer();
 

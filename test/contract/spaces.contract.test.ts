@@ -8,19 +8,15 @@
  */
 import { describe, expect, it } from 'vitest';
 import {
-  allowed,
   collection,
-  newMember,
-  newOrg,
   PERMISSION_OPERATIONS,
   SPACE_AND_COLLECTION_OPERATIONS,
   SPACE_OPERATIONS,
   space,
-  unique,
 } from '../helpers/spaces-contract.js';
 import { official } from './official.js';
-import { useContractServer } from './server.js';
-import { expectApiError, expectConforms, expectOperationsCovered, findOperation } from './validate.js';
+import { newMember, newOrg, unique, useContractServer } from './server.js';
+import { allowed, expectApiError, expectConforms, expectOperationsCovered, findOperation } from './validate.js';
 
 useContractServer();
 

@@ -21,13 +21,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PUBLIC_URL } from '../helpers/app.js';
 import {
-  type Org,
   officialUsers,
   TRANSLATION_OFFICIAL_OPERATIONS,
   TRANSLATION_OWN_SHAPE_OPERATIONS,
 } from '../helpers/openapi-contract.js';
 import { official } from './official.js';
-import { type ContractServer, startContractServer } from './server.js';
+import { type ContractServer, type Org, startContractServer } from './server.js';
 import {
   assertResponseConforms,
   expectApiError,

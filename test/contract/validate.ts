@@ -232,6 +232,12 @@ export function assertRequestConforms(operationId: string, body: unknown): void 
   }
 }
 
+/** `body`, after checking that the official document allows it as the request body of `operationId`. */
+export function allowed<T>(operationId: string, body: T): T {
+  assertRequestConforms(operationId, body);
+  return body;
+}
+
 /** Throws a readable error naming every field of `body` that breaks the official schema. */
 export function assertResponseConforms(operationId: string, status: number, body: unknown): void {
   const errors = validateResponse(operationId, status, body);

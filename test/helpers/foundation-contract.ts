@@ -1,8 +1,8 @@
 /**
  * Set-up shared by the contract tests of the foundation areas (user, organizations, members, teams;
  * `test/contract/foundation*.contract.test.ts`): the operations of these areas and which file checks
- * that it validated which, and the organizations the tests start from. Each test file calls
- * `useContractServer()` (`test/contract/server.ts`) first; these helpers use that server.
+ * that it validated which. The organizations and members the tests start from are made by
+ * `newOrg()` and `newMember()` of `test/contract/server.ts`, on the server `useContractServer()` starts.
  */
 
 /**
@@ -46,9 +46,3 @@ export const MEMBER_AND_TEAM_OPERATIONS = [
  * by that part's file (foundation.contract.test.ts also checks that no operation is in both parts).
  */
 export const FOUNDATION_OPERATIONS = [...USER_AND_ORGANIZATION_OPERATIONS, ...MEMBER_AND_TEAM_OPERATIONS] as const;
-
-/**
- * `newOrg()` (a new organization administered by a new user, with an official client for that admin,
- * on the test file's contract server) and `unique()`: the same as the spaces contract tests use.
- */
-export { newOrg, unique } from './spaces-contract.js';

@@ -15,9 +15,8 @@
  */
 
 import type { GitBookAPI } from '../contract/official.js';
-import type { ContractServer } from '../contract/server.js';
-import { assertRequestConforms, expectConforms } from '../contract/validate.js';
-import type { TestUser } from './app.js';
+import { type ContractServer, newMember, newOrg, newOutsider, type Org } from '../contract/server.js';
+import { expectConforms } from '../contract/validate.js';
 import { petstore, WORKER } from './openapi.js';
 
 /*
@@ -59,38 +58,18 @@ export const TRANSLATION_OWN_SHAPE_OPERATIONS = ['createTranslation', 'getTransl
  */
 export const CONTRACT_WORKER = { ...WORKER, jobPollMs: 1_000 };
 
-export interface Org {
-  id: string;
-  admin: TestUser;
-  /** The official client, authenticated as the organization's admin. */
-  api: GitBookAPI;
-}
-
-/** Makers of users with official clients on the test file's server (`server()`, once started). */
+/**
+ * Makers of users with official clients on the test file's server (`server()`, once started), for
+ * the files that start their server themselves (with their source server) instead of through
+ * `useContractServer()`.
+ */
 export function officialUsers(server: () => ContractServer) {
   return {
-    /** A new organization administered by a new user, with an official client for that admin. */
-    async newOrg(): Promise<Org> {
-      const { id, admin } = await server().harness.org();
-      return { id, admin, api: server().client(admin.token) };
-    },
-    /** A new member of `organizationId` with `role` (null: guest), with an official client. */
-    async newMember(organizationId: string, role: 'admin' | 'create' | 'read' | null) {
-      const member = await server().harness.member(organizationId, role);
-      return { ...member, api: server().client(member.token) };
-    },
-    /** A new user outside every organization, with an official client. */
-    async newOutsider() {
-      const user = await server().harness.user();
-      return { ...user, api: server().client(user.token) };
-    },
+    newOrg: () => newOrg(server()),
+    newMember: (organizationId: string, role: Parameters<typeof newMember>[1]) =>
+      newMember(organizationId, role, server()),
+    newOutsider: () => newOutsider(server()),
   };
-}
-
-/** `body`, after checking that the official document allows it as the request body of `operationId`. */
-export function allowed<T>(operationId: string, body: T): T {
-  assertRequestConforms(operationId, body);
-  return body;
 }
 
 /** A `{text}` source of the official `OpenAPISpecSource`. */

@@ -1,14 +1,13 @@
 /**
  * Set-up shared by the contract tests of spaces, collections and their permissions
  * (`test/contract/spaces*.contract.test.ts`): the operations of these areas and which file checks
- * that it validated which, organizations and members with official clients, setup-only spaces and
- * collections, and the permission operations, the same for spaces and collections. Each test file
- * calls `useContractServer()` (`test/contract/server.ts`) first; these helpers use that server.
+ * that it validated which, setup-only spaces and collections, and the permission operations, the same
+ * for spaces and collections. Each test file calls `useContractServer()` (`test/contract/server.ts`)
+ * first; these helpers make organizations and members on that server (`newOrg()`, `newMember()`).
  */
 import { type GitBookAPI, official } from '../contract/official.js';
-import { contractServer } from '../contract/server.js';
-import { assertRequestConforms, findOperation } from '../contract/validate.js';
-import type { TestUser } from './app.js';
+import { type MemberRole, newMember, newOrg, type Org, unique } from '../contract/server.js';
+import { findOperation } from '../contract/validate.js';
 
 /**
  * The operations of these areas that spaces.contract.test.ts validates and checks that it did:
@@ -62,44 +61,10 @@ export const PERMISSION_OPERATIONS = [
  */
 export const SPACE_OPERATIONS = [...SPACE_AND_COLLECTION_OPERATIONS, ...PERMISSION_OPERATIONS] as const;
 
-export interface Org {
-  id: string;
-  admin: TestUser;
-  /** The official client, authenticated as the organization's admin. */
-  api: GitBookAPI;
-}
-
-/** A new organization administered by a new user, with an official client for that admin. */
-export async function newOrg(): Promise<Org> {
-  const server = contractServer();
-  const { id, admin } = await server.harness.org();
-  return { id, admin, api: server.client(admin.token) };
-}
-
-/** A new member of `organizationId` with `role` (null: guest), with an official client. */
-export async function newMember(organizationId: string, role: MemberRole | null) {
-  const server = contractServer();
-  const member = await server.harness.member(organizationId, role);
-  return { ...member, api: server.client(member.token) };
-}
-
-/** `body`, after checking that the official document allows it as the request body of `operationId`. */
-export function allowed<T>(operationId: string, body: T): T {
-  assertRequestConforms(operationId, body);
-  return body;
-}
-
 /** The statuses the official document gives `operationId`. */
 export function documentedStatuses(operationId: string): number[] {
   return Object.keys(findOperation(operationId).operation.responses ?? {}).map(Number);
 }
-
-/** The official `MemberRole` (a string enum of the client). */
-export type MemberRole = NonNullable<
-  NonNullable<Parameters<GitBookAPI['spaces']['listPermissionsAggregateInSpace']>[1]>['role']
->;
-
-export const unique = () => Math.random().toString(36).slice(2, 10);
 
 /** Creates a space as the org admin (not a checked call: setup only). */
 export async function space(org: Org, body: { title?: string; parent?: string } = {}) {
