@@ -1,11 +1,12 @@
 /** The events table: written by `recordEvent`, read by the audit log and the delivery jobs. */
-import { type SqlBool, sql } from 'kysely';
+import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { uuidV7Bound } from '../core/ids.js';
 import { type Page, paginate } from '../core/paging.js';
 import type { DbOrTrx } from '../core/service.js';
-import { toCount } from '../db/dialect.js';
+import type { Db } from '../db/database.js';
+import { forUpdateSkipLocked, inSmallSubquery, toCount } from '../db/dialect.js';
 import { prepare } from '../db/prepared.js';
-import type { EventRow, EventsTable } from '../db/schema.js';
+import type { Database, EventRow, EventsTable } from '../db/schema.js';
 
 /** An event row as the arguments of a precompiled query (a type alias, not an interface: see prepare). */
 type EventArgs = { [K in keyof EventsTable]: EventsTable[K] };
@@ -114,25 +115,45 @@ const timeOrdered = sql<SqlBool>`substr(id, 15, 1) = '7'`;
 const notTimeOrdered = sql<SqlBool>`substr(id, 15, 1) <> '7'`;
 
 /**
- * Deletes events recorded before `before` (their deliveries go with them). Event ids are version 7
- * UUIDs, which begin with the millisecond they were made, so the expired ones are a range of the
- * primary key and no index on `created_at` has to be kept up on every insert (migration 0016). The
- * id's millisecond is the clock's when the event was recorded; `created_at`, stamped just after, is
- * the same or (when stamps run ahead of the clock in a burst, core/time.ts) a few milliseconds
- * later. (The range alone, not also `created_at < before`: with both, SQLite's planner may scan
- * `events_org_created` instead.) Events with older, random ids are found by `created_at`, through
- * the partial index that holds only them.
+ * Deletes at most `limit` events recorded before `before` (their deliveries go with them), oldest
+ * first, and returns how many: at most two statements, each committing on its own (the purge calls
+ * it batch after batch: ./retention.ts). Event ids are version 7 UUIDs, which begin with the
+ * millisecond they were made, so the expired ones are a range of the primary key and no index on
+ * `created_at` has to be kept up on every insert (migration 0016). The id's millisecond is the
+ * clock's when the event was recorded; `created_at`, stamped just after, is the same or (when stamps
+ * run ahead of the clock in a burst, core/time.ts) a few milliseconds later. (The range alone, not
+ * also `created_at < before`: with both, SQLite's planner may scan `events_org_created` instead.)
+ * Events with older, random ids are found by `created_at`, through the partial index that holds
+ * only them, with what the batch has left. On PostgreSQL, rows another process is deleting at the
+ * same moment are skipped rather than waited for (`inSmallSubquery`: db/dialect.ts).
  */
-export async function deleteEventsBefore(db: DbOrTrx, before: string): Promise<number> {
-  const recent = await db
-    .deleteFrom('events')
-    .where('id', '<', uuidV7Bound(Date.parse(before)))
-    .where(timeOrdered)
-    .executeTakeFirst();
-  const legacy = await db
-    .deleteFrom('events')
-    .where(notTimeOrdered)
-    .where('created_at', '<', before)
-    .executeTakeFirst();
-  return Number(recent.numDeletedRows) + Number(legacy.numDeletedRows);
+export async function deleteEventsBefore(db: Db, before: string, limit: number): Promise<number> {
+  const deleteListed = async (ids: SelectQueryBuilder<Database, 'events', { id: string }>) => {
+    const listed = forUpdateSkipLocked(db, ids);
+    const result = await db
+      .deleteFrom('events')
+      .where((eb) => inSmallSubquery(db, eb.ref('id'), listed))
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
+  };
+  const recent = await deleteListed(
+    db
+      .selectFrom('events')
+      .select('id')
+      .where('id', '<', uuidV7Bound(Date.parse(before)))
+      .where(timeOrdered)
+      .orderBy('id')
+      .limit(limit),
+  );
+  if (recent === limit) return recent;
+  const legacy = await deleteListed(
+    db
+      .selectFrom('events')
+      .select('id')
+      .where(notTimeOrdered)
+      .where('created_at', '<', before)
+      .orderBy('created_at')
+      .limit(limit - recent),
+  );
+  return recent + legacy;
 }

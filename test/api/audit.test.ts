@@ -1,5 +1,6 @@
 /** The organization audit log through HTTP: official shapes, filters, paging, admins only, retention. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { deleteEventsBefore } from '../../src/events/repo.js';
 import { purgeExpiredEvents } from '../../src/events/retention.js';
 import { EVENT_TYPES } from '../../src/events/types.js';
 import { createHarness, type Harness } from '../helpers/app.js';
@@ -22,6 +23,31 @@ async function orgWithEvents() {
   await admin.client.patch(`${base}/${a.id}`, { description: 'first' });
   await admin.client.delete(`${base}/${b.id}`);
   return { org, admin, a, b };
+}
+
+const DAY = 86_400_000;
+
+/**
+ * An event as recorded before ids were time-ordered: a random (version 4) `id`, `ageDays` old. Ids
+ * like 00000000-… and ffffffff-… sort on either side of any time-ordered id of today, so the id
+ * range cannot find them.
+ */
+function legacyEvent(organizationId: string, id: string, ageDays: number) {
+  return {
+    id,
+    organization_id: organizationId,
+    type: 'organization.updated',
+    actor_type: 'system',
+    actor_id: null,
+    actor_label: null,
+    token_id: null,
+    source: 'system',
+    target_object: 'organization',
+    target_id: organizationId,
+    target_label: null,
+    data: '{}',
+    created_at: new Date(Date.now() - ageDays * DAY).toISOString(),
+  };
 }
 
 describe('audit log', () => {
@@ -145,7 +171,7 @@ describe('audit log', () => {
       expect(await purgeExpiredEvents(own.db, 1)).toBe(0);
       expect((await admin.client.get(`/v1/orgs/${org}/audit-events/${event.id}`)).status).toBe(200);
       // Two days from now, a one-day retention has expired it (and its deliveries with it).
-      expect(await purgeExpiredEvents(own.db, 1, Date.now() + 2 * 86_400_000)).toBe(1);
+      expect(await purgeExpiredEvents(own.db, 1, { now: Date.now() + 2 * 86_400_000 })).toBe(1);
       expect((await admin.client.get(`/v1/orgs/${org}/audit-events/${event.id}`)).status).toBe(404);
       expect((await admin.client.get(`/v1/orgs/${org}/audit-events`)).body.count).toBe(0);
     } finally {
@@ -159,23 +185,7 @@ describe('audit log', () => {
     const own = await createHarness({ ownDatabase: database.url });
     try {
       const { id: org, admin } = await own.org();
-      const day = 86_400_000;
-      // Ids chosen to sort on either side of any time-ordered id of today: the id range cannot find them.
-      const legacy = (id: string, ageDays: number) => ({
-        id,
-        organization_id: org,
-        type: 'organization.updated',
-        actor_type: 'system',
-        actor_id: null,
-        actor_label: null,
-        token_id: null,
-        source: 'system',
-        target_object: 'organization',
-        target_id: org,
-        target_label: null,
-        data: '{}',
-        created_at: new Date(Date.now() - ageDays * day).toISOString(),
-      });
+      const legacy = (id: string, ageDays: number) => legacyEvent(org, id, ageDays);
       await own.db
         .insertInto('events')
         .values([
@@ -197,7 +207,47 @@ describe('audit log', () => {
       ).toEqual(['00000000-0000-4000-8000-000000000004', 'ffffffff-0000-4000-8000-000000000003']);
       expect(left.some((e) => v7(e.id))).toBe(true);
       // Two days from now, all of them have expired.
-      expect(await purgeExpiredEvents(own.db, 1, Date.now() + 2 * day)).toBe(left.length);
+      expect(await purgeExpiredEvents(own.db, 1, { now: Date.now() + 2 * DAY })).toBe(left.length);
+    } finally {
+      await own.close();
+      await database.drop();
+    }
+  });
+  it('purges in batches: time-ordered ids first, the rest of a batch from older ids, stopping when the app closes', async () => {
+    const database = await freshDatabase('retention-batches');
+    const own = await createHarness({ ownDatabase: database.url });
+    try {
+      const { id: org, admin } = await own.org();
+      for (const title of ['One', 'Two', 'Three']) await admin.client.patch(`/v1/orgs/${org}`, { title });
+      await own.db
+        .insertInto('events')
+        .values([1, 2, 3].map((n) => legacyEvent(org, `00000000-0000-4000-8000-00000000000${n}`, 3)))
+        .execute();
+      const stored = async () => (await own.db.selectFrom('events').select('id').execute()).map((e) => e.id);
+      const all = await stored();
+      const timeOrdered = all.filter((id) => id[14] === '7').length;
+      expect(timeOrdered).toBeGreaterThanOrEqual(3);
+      // Two days from now everything has expired (a one-day retention).
+      const now = Date.now() + 2 * DAY;
+      const before = new Date(now - DAY).toISOString();
+      // One batch: every time-ordered event, then one older one with what the batch has left.
+      expect(await deleteEventsBefore(own.db, before, timeOrdered + 1)).toBe(timeOrdered + 1);
+      expect((await stored()).sort()).toEqual([
+        '00000000-0000-4000-8000-000000000002',
+        '00000000-0000-4000-8000-000000000003',
+      ]);
+      // A purge whose app is closing stops after its first batch.
+      const closing = new AbortController();
+      closing.abort();
+      expect(await purgeExpiredEvents(own.db, 1, { now, batchSize: 1, signal: closing.signal })).toBe(1);
+      expect(await stored()).toHaveLength(1);
+      // Otherwise it goes on, batch after batch, until none is left.
+      await own.db
+        .insertInto('events')
+        .values([4, 5, 6].map((n) => legacyEvent(org, `00000000-0000-4000-8000-00000000000${n}`, 3)))
+        .execute();
+      expect(await purgeExpiredEvents(own.db, 1, { now, batchSize: 2 })).toBe(4);
+      expect(await stored()).toEqual([]);
     } finally {
       await own.close();
       await database.drop();

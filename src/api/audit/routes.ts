@@ -34,7 +34,7 @@ export default async function auditRoutes(app: App) {
 
   scheduleHousekeeping(app, {
     failureMessage: 'could not purge expired events',
-    run: () => purgeExpiredEvents(app.db, app.config.auditRetentionDays),
+    run: (signal) => purgeExpiredEvents(app.db, app.config.auditRetentionDays, { signal }),
   });
 
   app.get(
