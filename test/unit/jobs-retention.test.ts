@@ -58,7 +58,7 @@ async function store(jobs: { state: string; finishedAt?: number; createdAt?: num
 
 /** The stored jobs as `state@finished_at`, oldest first (unfinished ones last). */
 async function remaining(): Promise<string[]> {
-  const rows = await h.db.selectFrom('jobs').select(['state', 'finished_at', 'created_at']).execute();
+  const rows = await h.db.selectFrom('jobs').select(['state', 'finished_at']).execute();
   return rows
     .sort((a, b) => (a.finished_at ?? '~').localeCompare(b.finished_at ?? '~') || a.state.localeCompare(b.state))
     .map((r) => `${r.state}@${r.finished_at ?? '-'}`);
