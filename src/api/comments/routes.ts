@@ -1,22 +1,14 @@
 /**
- * Comments and replies, the same ten operations on a space (`…InSpace`) and in a change request
- * (`…InChangeRequest`), and who commented. Posting answers 201 with Location (the official
- * document lists 200; the body is the same Comment), deleting 204.
+ * Comments and replies, the same eleven operations on a space (`…InSpace`) and in a change request
+ * (`…InChangeRequest`). Posting answers 201 with Location (the official document lists 200; the body
+ * is the same Comment), deleting 204. Every endpoint is declared on its own, so that its path and
+ * operationId are found in the code as written; the two variants share their handlers.
  */
-import type { FastifyRequest } from 'fastify';
-import type { Static, TSchema } from 'typebox';
 import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
 import { PagedList } from '../../core/paging.js';
-import { NoContent, type Role } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
-import { presentMembers } from '../members/present.js';
-import { memberCounts } from '../members/repo.js';
+import { NoContent } from '../../core/schemas.js';
 import { Member } from '../members/schemas.js';
-import type { BodyInput } from './body.js';
-import { loadCommentContext } from './load.js';
-import { commentPath, presentComment, presentReply, replyPath } from './present.js';
-import { listCommenters, listComments, listReplies } from './repo.js';
+import { commentHandlers } from './handlers.js';
 import {
   ChangeRequestCommentParams,
   ChangeRequestParams,
@@ -35,362 +27,316 @@ import {
   UpdateCommentBody,
   UpdateReplyBody,
 } from './schemas.js';
-import {
-  deleteComment,
-  deleteReply,
-  openThread,
-  postComment,
-  postReply,
-  requireComment,
-  requireReply,
-  type ThreadRef,
-  updateComment,
-  updateReply,
-} from './service.js';
 
-type Operation = (typeof OPERATIONS)[number];
-const OPERATIONS = [
-  'listComments',
-  'postComment',
-  'getComment',
-  'updateComment',
-  'deleteComment',
-  'listCommentReplies',
-  'postCommentReply',
-  'getCommentReply',
-  'updateCommentReply',
-  'deleteCommentReply',
-  'listCommenters',
-] as const;
-
-/**
- * The space and the change-request variants: the same handlers, each with its paths and operationIds
- * written out (so that searching the code for either finds the declaration).
- */
-interface Variant {
-  paths: { comments: string; comment: string; replies: string; reply: string; commenters: string };
-  operationIds: Record<Operation, string>;
-  tags: string[];
-  params: { thread: TSchema; comment: TSchema; reply: TSchema };
-}
-
-const VARIANTS: Variant[] = [
-  {
-    paths: {
-      comments: '/spaces/:spaceId/comments',
-      comment: '/spaces/:spaceId/comments/:commentId',
-      replies: '/spaces/:spaceId/comments/:commentId/replies',
-      reply: '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
-      commenters: '/spaces/:spaceId/commenters',
-    },
-    operationIds: {
-      listComments: 'listCommentsInSpace',
-      postComment: 'postCommentInSpace',
-      getComment: 'getCommentInSpace',
-      updateComment: 'updateCommentInSpace',
-      deleteComment: 'deleteCommentInSpace',
-      listCommentReplies: 'listCommentRepliesInSpace',
-      postCommentReply: 'postCommentReplyInSpace',
-      getCommentReply: 'getCommentReplyInSpace',
-      updateCommentReply: 'updateCommentReplyInSpace',
-      deleteCommentReply: 'deleteCommentReplyInSpace',
-      listCommenters: 'listCommentersInSpace',
-    },
-    tags: ['space-comments'],
-    params: { thread: SpaceParams, comment: SpaceCommentParams, reply: SpaceReplyParams },
-  },
-  {
-    paths: {
-      comments: '/spaces/:spaceId/change-requests/:changeRequestId/comments',
-      comment: '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
-      replies: '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies',
-      reply: '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
-      commenters: '/spaces/:spaceId/change-requests/:changeRequestId/commenters',
-    },
-    operationIds: {
-      listComments: 'listCommentsInChangeRequest',
-      postComment: 'postCommentInChangeRequest',
-      getComment: 'getCommentInChangeRequest',
-      updateComment: 'updateCommentInChangeRequest',
-      deleteComment: 'deleteCommentInChangeRequest',
-      listCommentReplies: 'listCommentRepliesInChangeRequest',
-      postCommentReply: 'postCommentReplyInChangeRequest',
-      getCommentReply: 'getCommentReplyInChangeRequest',
-      updateCommentReply: 'updateCommentReplyInChangeRequest',
-      deleteCommentReply: 'deleteCommentReplyInChangeRequest',
-      listCommenters: 'listCommentersInChangeRequest',
-    },
-    tags: ['change-request-comments'],
-    params: { thread: ChangeRequestParams, comment: ChangeRequestCommentParams, reply: ChangeRequestReplyParams },
-  },
-];
-
-interface PathParams {
-  spaceId: string;
-  changeRequestId?: string;
-  commentId: string;
-  commentReplyId: string;
-}
-
-function refOf(request: FastifyRequest): ThreadRef {
-  const { spaceId, changeRequestId } = request.params as PathParams;
-  return changeRequestId === undefined ? { spaceId } : { spaceId, changeRequest: changeRequestId };
-}
-
-const paramsOf = (request: FastifyRequest) => request.params as PathParams;
+const read = { scope: 'space:read' } as const;
+const write = { scope: 'space:write' } as const;
+const spaceTags = ['space-comments'];
+const changeRequestTags = ['change-request-comments'];
 
 export default async function commentRoutes(app: App) {
-  for (const v of VARIANTS) registerVariant(app, v);
-}
-
-function registerVariant(app: App, v: Variant) {
-  const { tags, operationIds: id } = v;
-  const { comments, comment, replies, reply: oneReply } = v.paths;
-  const read = { scope: 'space:read' } as const;
-  const write = { scope: 'space:write' } as const;
-  const viewerOf = (request: FastifyRequest, open: { role: Role }) => ({
-    userId: caller(request).user.id,
-    role: open.role,
-  });
-
+  const handle = commentHandlers(app);
   app.get(
-    comments,
+    '/spaces/:spaceId/comments',
     {
       config: read,
       schema: {
-        operationId: id.listComments,
-        tags,
-        params: v.params.thread,
+        operationId: 'listCommentsInSpace',
+        tags: spaceTags,
+        params: SpaceParams,
         querystring: ListCommentsQuery,
         response: { 200: PagedList(Comment) },
       },
     },
-    async (request) => {
-      const ctx = serviceContext(app, request);
-      const open = await openThread(ctx, refOf(request), 'read', 'read it');
-      const query = request.query as Static<typeof ListCommentsQuery>;
-      const page = await listComments(app.db, open.thread, query);
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), page.items, query.format);
-      return { ...page, items: page.items.map((row) => presentComment(view, open.thread, row)) };
-    },
+    handle.list,
   );
-
   app.post(
-    comments,
+    '/spaces/:spaceId/comments',
     {
       config: write,
       schema: {
-        operationId: id.postComment,
-        tags,
-        params: v.params.thread,
+        operationId: 'postCommentInSpace',
+        tags: spaceTags,
+        params: SpaceParams,
         body: PostCommentBody,
         response: { 201: Comment },
       },
     },
-    async (request, reply) => {
-      const body = request.body as Static<typeof PostCommentBody>;
-      const posted = await postComment(serviceContext(app, request), refOf(request), {
-        body: body.body as BodyInput,
-        page: body.page,
-        node: body.node,
-      });
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, posted), [posted.comment]);
-      reply.code(201).header('location', app.urls.api(commentPath(posted.thread, posted.comment.id)));
-      return presentComment(view, posted.thread, posted.comment);
-    },
+    handle.post,
   );
-
   app.get(
-    comment,
+    '/spaces/:spaceId/comments/:commentId',
     {
       config: read,
       schema: {
-        operationId: id.getComment,
-        tags,
-        params: v.params.comment,
+        operationId: 'getCommentInSpace',
+        tags: spaceTags,
+        params: SpaceCommentParams,
         querystring: FormatQuery,
         response: { 200: Comment },
       },
     },
-    async (request) => {
-      const ctx = serviceContext(app, request);
-      const open = await openThread(ctx, refOf(request), 'read', 'read it');
-      const row = await requireComment(ctx, open, paramsOf(request).commentId);
-      const format = (request.query as Static<typeof FormatQuery>).format;
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), [row], format);
-      return presentComment(view, open.thread, row);
-    },
+    handle.get,
   );
-
   app.put(
-    comment,
+    '/spaces/:spaceId/comments/:commentId',
     {
       config: write,
       schema: {
-        operationId: id.updateComment,
-        tags,
-        params: v.params.comment,
+        operationId: 'updateCommentInSpace',
+        tags: spaceTags,
+        params: SpaceCommentParams,
         body: UpdateCommentBody,
         response: { 200: Comment },
       },
     },
-    async (request) => {
-      const body = request.body as Static<typeof UpdateCommentBody>;
-      const updated = await updateComment(serviceContext(app, request), refOf(request), paramsOf(request).commentId, {
-        ...body,
-        body: body.body as BodyInput | undefined,
-      });
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, updated), [updated.comment]);
-      return presentComment(view, updated.thread, updated.comment);
-    },
+    handle.update,
   );
-
   app.delete(
-    comment,
+    '/spaces/:spaceId/comments/:commentId',
     {
       config: write,
-      schema: { operationId: id.deleteComment, tags, params: v.params.comment, response: { 204: NoContent } },
+      schema: {
+        operationId: 'deleteCommentInSpace',
+        tags: spaceTags,
+        params: SpaceCommentParams,
+        response: { 204: NoContent },
+      },
     },
-    async (request, reply) => {
-      await deleteComment(serviceContext(app, request), refOf(request), paramsOf(request).commentId);
-      return reply.code(204).send(null);
-    },
+    handle.remove,
   );
-
   app.get(
-    replies,
+    '/spaces/:spaceId/comments/:commentId/replies',
     {
       config: read,
       schema: {
-        operationId: id.listCommentReplies,
-        tags,
-        params: v.params.comment,
+        operationId: 'listCommentRepliesInSpace',
+        tags: spaceTags,
+        params: SpaceCommentParams,
         querystring: ListRepliesQuery,
         response: { 200: PagedList(CommentReply) },
       },
     },
-    async (request) => {
-      const ctx = serviceContext(app, request);
-      const open = await openThread(ctx, refOf(request), 'read', 'read it');
-      const parent = await requireComment(ctx, open, paramsOf(request).commentId);
-      const query = request.query as Static<typeof ListRepliesQuery>;
-      const page = await listReplies(app.db, parent.id, query);
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), page.items, query.format);
-      return { ...page, items: page.items.map((row) => presentReply(view, open.thread, parent.id, row)) };
-    },
+    handle.listReplies,
   );
-
   app.post(
-    replies,
+    '/spaces/:spaceId/comments/:commentId/replies',
     {
       config: write,
       schema: {
-        operationId: id.postCommentReply,
-        tags,
-        params: v.params.comment,
+        operationId: 'postCommentReplyInSpace',
+        tags: spaceTags,
+        params: SpaceCommentParams,
         body: PostReplyBody,
         response: { 201: CommentReply },
       },
     },
-    async (request, reply) => {
-      const body = request.body as Static<typeof PostReplyBody>;
-      const posted = await postReply(serviceContext(app, request), refOf(request), paramsOf(request).commentId, {
-        body: body.body as BodyInput,
-      });
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, posted), [posted.reply]);
-      reply.code(201).header('location', app.urls.api(replyPath(posted.thread, posted.comment.id, posted.reply.id)));
-      return presentReply(view, posted.thread, posted.comment.id, posted.reply);
-    },
+    handle.postReply,
   );
-
   app.get(
-    oneReply,
+    '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
     {
       config: read,
       schema: {
-        operationId: id.getCommentReply,
-        tags,
-        params: v.params.reply,
+        operationId: 'getCommentReplyInSpace',
+        tags: spaceTags,
+        params: SpaceReplyParams,
         querystring: FormatQuery,
         response: { 200: CommentReply },
       },
     },
-    async (request) => {
-      const ctx = serviceContext(app, request);
-      const open = await openThread(ctx, refOf(request), 'read', 'read it');
-      const { commentId, commentReplyId } = paramsOf(request);
-      const found = await requireReply(ctx, open, commentId, commentReplyId);
-      const format = (request.query as Static<typeof FormatQuery>).format;
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), [found.reply], format);
-      return presentReply(view, open.thread, found.comment.id, found.reply);
-    },
+    handle.getReply,
   );
-
   app.put(
-    oneReply,
+    '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
     {
       config: write,
       schema: {
-        operationId: id.updateCommentReply,
-        tags,
-        params: v.params.reply,
+        operationId: 'updateCommentReplyInSpace',
+        tags: spaceTags,
+        params: SpaceReplyParams,
         body: UpdateReplyBody,
         response: { 200: CommentReply },
       },
     },
-    async (request) => {
-      const body = request.body as Static<typeof UpdateReplyBody>;
-      const { commentId, commentReplyId } = paramsOf(request);
-      const updated = await updateReply(serviceContext(app, request), refOf(request), commentId, commentReplyId, {
-        ...body,
-        body: body.body as BodyInput | undefined,
-      });
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, updated), [updated.reply]);
-      return presentReply(view, updated.thread, updated.comment.id, updated.reply);
-    },
+    handle.updateReply,
   );
-
   app.delete(
-    oneReply,
+    '/spaces/:spaceId/comments/:commentId/replies/:commentReplyId',
     {
       config: write,
       schema: {
-        operationId: id.deleteCommentReply,
-        tags,
-        params: v.params.reply,
+        operationId: 'deleteCommentReplyInSpace',
+        tags: spaceTags,
+        params: SpaceReplyParams,
         response: { 204: NoContent },
       },
     },
-    async (request, reply) => {
-      const { commentId, commentReplyId } = paramsOf(request);
-      await deleteReply(serviceContext(app, request), refOf(request), commentId, commentReplyId);
-      return reply.code(204).send(null);
-    },
+    handle.removeReply,
   );
-
   app.get(
-    v.paths.commenters,
+    '/spaces/:spaceId/commenters',
     {
       config: read,
       schema: {
-        operationId: id.listCommenters,
-        tags,
-        params: v.params.thread,
+        operationId: 'listCommentersInSpace',
+        tags: spaceTags,
+        params: SpaceParams,
         querystring: ListCommentersQuery,
         response: { 200: PagedList(Member) },
       },
     },
-    async (request) => {
-      const open = await openThread(serviceContext(app, request), refOf(request), 'read', 'read it');
-      const query = request.query as Static<typeof ListCommentersQuery>;
-      const page = await listCommenters(app.db, open.space.organization_id, open.thread, query);
-      const organizationId = open.space.organization_id;
-      const counts = await memberCounts(
-        app.db,
-        organizationId,
-        page.items.map((r) => r.user_id),
-      );
-      return { ...page, items: presentMembers(page.items, counts, app.urls) };
+    handle.commenters,
+  );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments',
+    {
+      config: read,
+      schema: {
+        operationId: 'listCommentsInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestParams,
+        querystring: ListCommentsQuery,
+        response: { 200: PagedList(Comment) },
+      },
     },
+    handle.list,
+  );
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments',
+    {
+      config: write,
+      schema: {
+        operationId: 'postCommentInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestParams,
+        body: PostCommentBody,
+        response: { 201: Comment },
+      },
+    },
+    handle.post,
+  );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
+    {
+      config: read,
+      schema: {
+        operationId: 'getCommentInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestCommentParams,
+        querystring: FormatQuery,
+        response: { 200: Comment },
+      },
+    },
+    handle.get,
+  );
+  app.put(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
+    {
+      config: write,
+      schema: {
+        operationId: 'updateCommentInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestCommentParams,
+        body: UpdateCommentBody,
+        response: { 200: Comment },
+      },
+    },
+    handle.update,
+  );
+  app.delete(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId',
+    {
+      config: write,
+      schema: {
+        operationId: 'deleteCommentInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestCommentParams,
+        response: { 204: NoContent },
+      },
+    },
+    handle.remove,
+  );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies',
+    {
+      config: read,
+      schema: {
+        operationId: 'listCommentRepliesInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestCommentParams,
+        querystring: ListRepliesQuery,
+        response: { 200: PagedList(CommentReply) },
+      },
+    },
+    handle.listReplies,
+  );
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies',
+    {
+      config: write,
+      schema: {
+        operationId: 'postCommentReplyInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestCommentParams,
+        body: PostReplyBody,
+        response: { 201: CommentReply },
+      },
+    },
+    handle.postReply,
+  );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
+    {
+      config: read,
+      schema: {
+        operationId: 'getCommentReplyInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestReplyParams,
+        querystring: FormatQuery,
+        response: { 200: CommentReply },
+      },
+    },
+    handle.getReply,
+  );
+  app.put(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
+    {
+      config: write,
+      schema: {
+        operationId: 'updateCommentReplyInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestReplyParams,
+        body: UpdateReplyBody,
+        response: { 200: CommentReply },
+      },
+    },
+    handle.updateReply,
+  );
+  app.delete(
+    '/spaces/:spaceId/change-requests/:changeRequestId/comments/:commentId/replies/:commentReplyId',
+    {
+      config: write,
+      schema: {
+        operationId: 'deleteCommentReplyInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestReplyParams,
+        response: { 204: NoContent },
+      },
+    },
+    handle.removeReply,
+  );
+  app.get(
+    '/spaces/:spaceId/change-requests/:changeRequestId/commenters',
+    {
+      config: read,
+      schema: {
+        operationId: 'listCommentersInChangeRequest',
+        tags: changeRequestTags,
+        params: ChangeRequestParams,
+        querystring: ListCommentersQuery,
+        response: { 200: PagedList(Member) },
+      },
+    },
+    handle.commenters,
   );
 }
