@@ -41,6 +41,7 @@ import { scheduleHousekeeping } from './jobs/housekeeping.js';
 import { JobWorker } from './jobs/index.js';
 import { purgeFinishedJobs } from './jobs/retention.js';
 import { registerPublished } from './published/routes.js';
+import { prepareServerData } from './services/startup.js';
 
 export type { App } from './core/app.js';
 
@@ -123,6 +124,9 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     leaseMs: config.jobLeaseMs,
   });
   app.decorate('jobs', jobs);
+  // Keys and settings every request may need are made now, before the first request (and before
+  // the worker, whose jobs may need them too): no request writes them.
+  app.addHook('onReady', async () => prepareServerData(db, config, app.log));
   // Started once every area has registered its handlers; onClose hooks run in reverse order, so
   // this one stops the worker (and gives its jobs back) before the database above is closed.
   app.addHook('onReady', async () => jobs.start());

@@ -135,19 +135,26 @@ export async function getDocumentLinks(db: Db, hashes: string[]): Promise<Map<st
   return found;
 }
 
-/** The live revision of a space that has never been edited: empty. */
-function emptyRevision(space: SpaceRow): Snapshot {
-  return {
-    id: space.revision_id,
-    spaceId: space.id,
-    parents: [],
-    type: 'edits',
-    createdAt: space.created_at,
-    mergedFrom: null,
-    pages: [],
-    files: [],
-    reusableContents: [],
-  };
+/**
+ * Stores the first revision of a new space: empty. Called in the transaction that creates the space,
+ * so every space's live revision has its row from the start and reading content never writes.
+ */
+export async function storeFirstRevision(db: Db, space: SpaceRow): Promise<void> {
+  await db
+    .insertInto('revisions')
+    .values({
+      id: space.revision_id,
+      space_id: space.id,
+      parents: '[]',
+      type: 'edits',
+      pages: '[]',
+      files: '[]',
+      reusable_contents: '[]',
+      merged_from: null,
+      created_by: null,
+      created_at: space.created_at,
+    })
+    .execute();
 }
 
 /** Loads a revision of `space` (undefined when it is not one of the space's revisions). */
@@ -160,30 +167,7 @@ export async function loadRevision(db: Db, space: SpaceRow, revisionId: string):
     .where('id', '=', revisionId)
     .where('space_id', '=', space.id)
     .executeTakeFirst();
-  if (!row) {
-    if (revisionId !== space.revision_id) return undefined;
-    // A space that was never edited has no revision row: its live revision is empty. Store that row
-    // the first time it is read, so the revision stays readable (by the change requests that start
-    // from it) once the live revision moves on.
-    const empty = emptyRevision(space);
-    await db
-      .insertInto('revisions')
-      .values({
-        id: empty.id,
-        space_id: empty.spaceId,
-        parents: '[]',
-        type: empty.type,
-        pages: '[]',
-        files: '[]',
-        reusable_contents: '[]',
-        merged_from: null,
-        created_by: null,
-        created_at: empty.createdAt,
-      })
-      .onConflict((oc) => oc.column('id').doNothing())
-      .execute();
-    return remember(snapshots, empty.id, empty);
-  }
+  if (!row) return undefined;
 
   // Load the tree level by level: one query per depth (per chunk of hashes).
   const stored = new Map<string, StoredPage>();

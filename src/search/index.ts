@@ -95,6 +95,17 @@ async function passageRows(db: Db, space: SpaceRow) {
   );
 }
 
+/**
+ * Records the index of a new space, whose first revision is empty: it has no passages. Called in
+ * the transaction that creates the space, so that searching it never has an index to catch up.
+ */
+export async function recordEmptyIndex(db: Db, space: SpaceRow): Promise<void> {
+  await db
+    .insertInto('search_index_state')
+    .values({ space_id: space.id, revision_id: space.revision_id, indexed_at: space.created_at })
+    .execute();
+}
+
 /** Reindexes every space of `spaces` whose index is missing or not of its live revision. */
 export async function ensureIndexed(db: Db, spaces: SpaceRow[]): Promise<number> {
   const indexed = new Map<string, string>();

@@ -1,7 +1,8 @@
 /**
  * A site's visitor-authentication settings (`publishing-auth`): the key visitors' JWTs are signed
- * with (HS256) and where a visitor without a valid token is sent. Every site has them once they are
- * first read (a new random key), so a site switched to `visitor-auth` always has a key. The key is
+ * with (HS256) and where a visitor without a valid token is sent. Every site has them from its
+ * creation (a new random key), so a site switched to `visitor-auth` always has a key; sites made
+ * before that get theirs when a server starts ({@link backfillVisitorAuth}), never on a read. The key is
  * sealed at rest with the secrets key (its additional data is the site id), and returned in clear
  * to site admins only, who hand it to their login backend.
  */
@@ -27,12 +28,8 @@ function read(row: SitePublishingAuthRow, key: Buffer): VisitorAuthSettings {
   };
 }
 
-/** The site's settings, made (backend `custom`, a new key) the first time they are asked for. */
-export async function visitorAuthOf(db: Db, siteId: string, key: Buffer): Promise<VisitorAuthSettings> {
-  const existing = await settingsRow(db, siteId);
-  if (existing) return read(existing, key);
-  // Only when missing: an INSERT that does nothing still fires PostgreSQL's statement trigger,
-  // which tells every other process that data changed (src/db/change-triggers.ts).
+/** Makes a new site's settings: backend `custom`, a new key. Called in the site's creation. */
+export async function createVisitorAuth(db: Db, siteId: string, key: Buffer): Promise<void> {
   const now = nowIso();
   await db
     .insertInto('site_publishing_auth')
@@ -45,10 +42,31 @@ export async function visitorAuthOf(db: Db, siteId: string, key: Buffer): Promis
       created_at: now,
       updated_at: now,
     })
-    .onConflict((oc) => oc.column('site_id').doNothing()) // another request made them meanwhile
+    .onConflict((oc) => oc.column('site_id').doNothing()) // another starting process made them
     .execute();
+}
+
+/**
+ * Makes the settings of every site that has none (sites created before settings came with the
+ * site), at start. Selects first: an INSERT that does nothing still fires PostgreSQL's statement
+ * trigger, which tells every other process that data changed (src/db/change-triggers.ts).
+ */
+export async function backfillVisitorAuth(db: Db, key: Buffer): Promise<number> {
+  const missing = await db
+    .selectFrom('sites')
+    .select('id')
+    .where(({ not, exists, selectFrom }) =>
+      not(exists(selectFrom('site_publishing_auth').select('site_id').whereRef('site_id', '=', 'sites.id'))),
+    )
+    .execute();
+  for (const { id } of missing) await createVisitorAuth(db, id, key);
+  return missing.length;
+}
+
+/** The site's settings (every site has them: see above). */
+export async function visitorAuthOf(db: Db, siteId: string, key: Buffer): Promise<VisitorAuthSettings> {
   const row = await settingsRow(db, siteId);
-  if (!row) throw new Error(`visitor-auth settings of site ${siteId} missing after being made`);
+  if (!row) throw new Error(`site ${siteId} has no visitor-auth settings`);
   return read(row, key);
 }
 
@@ -63,7 +81,6 @@ export async function updateVisitorAuth(
   key: Buffer,
   patch: { backend: 'custom' | 'integration'; fallbackUrl?: string | null; logoutUrl?: string | null },
 ): Promise<VisitorAuthSettings> {
-  await visitorAuthOf(db, siteId, key);
   await db
     .updateTable('site_publishing_auth')
     .set({
@@ -79,7 +96,6 @@ export async function updateVisitorAuth(
 
 /** A new key: tokens signed with the old one stop opening the site at once. */
 export async function regenerateVisitorKey(db: Db, siteId: string, key: Buffer): Promise<VisitorAuthSettings> {
-  await visitorAuthOf(db, siteId, key);
   await db
     .updateTable('site_publishing_auth')
     .set({ private_key: encryptSecret(key, newSecret(32), siteId), updated_at: nowIso() })

@@ -4,6 +4,7 @@ import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { mapPage, PagedList } from '../../core/paging.js';
 import { NoContent, type Role } from '../../core/schemas.js';
+import { secretsKey } from '../../core/secrets.js';
 import { serviceContext } from '../../core/service.js';
 import { authorizeSiteOf, authorizeSites } from '../../permissions/sites.js';
 import { findSite, loadSiteOrganization } from '../../sites/repo.js';
@@ -79,7 +80,8 @@ export default async function siteRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId } = request.params;
-      const { site, role } = await createSite(serviceContext(app, request), organizationId, request.body);
+      const key = () => secretsKey(app.db, app.config.secretsKey, request.log);
+      const { site, role } = await createSite(serviceContext(app, request), organizationId, request.body, key);
       reply.code(201).header('location', app.urls.api(`/orgs/${organizationId}/sites/${site.id}`));
       return presentOne(site.id, role);
     },

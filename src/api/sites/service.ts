@@ -20,7 +20,12 @@ import { makeDefaultSection } from '../../sites/sections.js';
 import { makeDefaultSiteSpace } from '../../sites/site-spaces.js';
 import { loadStructure } from '../../sites/structure.js';
 import { PublishedUrls } from '../../sites/urls.js';
-import { regenerateVisitorKey, updateVisitorAuth, type VisitorAuthSettings } from '../../sites/visitor-auth.js';
+import {
+  createVisitorAuth,
+  regenerateVisitorKey,
+  updateVisitorAuth,
+  type VisitorAuthSettings,
+} from '../../sites/visitor-auth.js';
 import { presentSite } from './present.js';
 import { countSiteSpaces, deleteSite as deleteSiteRow, insertSite, updateSite as updateSiteRow } from './repo.js';
 import type { CreateSiteBody, UpdateSiteBody } from './schemas.js';
@@ -58,11 +63,15 @@ async function recordSiteEvent(
   });
 }
 
-/** Creates a site with `spaces` (each one the caller may publish) as its first site spaces. */
+/**
+ * Creates a site with `spaces` (each one the caller may publish) as its first site spaces, and its
+ * visitor-authentication settings (sealed with the secrets key).
+ */
 export async function createSite(
   ctx: ServiceContext,
   organizationId: string,
   input: Static<typeof CreateSiteBody>,
+  secretsKey: () => Promise<Buffer>,
 ): Promise<ChangedSite> {
   const user = actingUser(ctx);
   const role = await authorizeSites(ctx.db, user.id, organizationId, 'write', 'create sites');
@@ -71,8 +80,10 @@ export async function createSite(
   for (const spaceId of new Set(input.spaces ?? [])) {
     spaces.push(await requireSpaceForSite(ctx.db, user.id, organizationId, spaceId));
   }
+  const key = await secretsKey();
   const site = await inTransaction(ctx.db, async (trx) => {
     const row = await insertSite(trx, organizationId, input, spaces);
+    await createVisitorAuth(trx, row.id, key);
     siteNodesChanged(trx, organizationId);
     await recordSiteEvent(trx, ctx, 'site.created', organizationId, await presented(trx, ctx, row.id, role));
     return row;

@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Static } from 'typebox';
+import { storeFirstRevision } from '../../content/store.js';
 import { positionAtEnd } from '../../content-tree/order.js';
 import { newId } from '../../core/ids.js';
 import type { DbOrTrx } from '../../core/service.js';
@@ -9,6 +10,7 @@ import { prepare } from '../../db/prepared.js';
 import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
 import { gitSyncOf } from '../../git/state.js';
 import { storeDefaultLevel } from '../../permissions/resolver.js';
+import { recordEmptyIndex } from '../../search/index.js';
 import { changeRequestCount, changeRequestCounts } from '../change-requests/repo.js';
 import { openCommentCount, openCommentCounts } from '../comments/repo.js';
 import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
@@ -43,6 +45,8 @@ export async function createSpace(
     deleted_at: null,
   };
   await db.insertInto('spaces').values(row).execute();
+  await storeFirstRevision(db, row);
+  await recordEmptyIndex(db, row);
   return row;
 }
 

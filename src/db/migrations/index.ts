@@ -18,6 +18,7 @@ import * as m0015 from './0015_member_search.js';
 import * as m0016 from './0016_events_by_id.js';
 import * as m0017 from './0017_insight_events_by_time.js';
 import * as m0018 from './0018_jobs_by_finish.js';
+import * as m0019 from './0019_space_first_revisions.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -38,4 +39,5 @@ export const migrations: Record<string, Migration> = {
   '0016_events_by_id': m0016,
   '0017_insight_events_by_time': m0017,
   '0018_jobs_by_finish': m0018,
+  '0019_space_first_revisions': m0019,
 };
