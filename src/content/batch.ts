@@ -136,6 +136,8 @@ export async function applyBatch(
   // Ids of everything the batch inserts, by ref, before any document is read.
   const refs = new Map<string, ContentRef>();
   const pageIds = new Map<number, string>();
+  /** Where each page ref is inserted: `into` may name a page by the ref of an earlier insert. */
+  const refIndex = new Map<string, number>();
   const fileIds = new Map<string, string>();
   changes.forEach((change, i) => {
     if (change.operation === 'insert_page') {
@@ -144,6 +146,7 @@ export async function applyBatch(
       if (change.ref) {
         if (refs.has(change.ref)) throw badRequest(`${where(i)}/ref "${change.ref}" is used twice in the batch`);
         refs.set(change.ref, { kind: 'page', page: id });
+        refIndex.set(change.ref, i);
       }
     } else if (change.operation === 'insert_files') {
       change.files.forEach((file, j) => {
@@ -157,6 +160,23 @@ export async function applyBatch(
       });
     }
   });
+  /**
+   * The parent `into` names: a page of the tree by id, or by the ref of a page inserted earlier in
+   * the batch (a page id wins: ids are the stable form); a 400 when it names nothing (yet).
+   */
+  const parentNamed = (into: string, i: number): PageNode => {
+    const byId = locate(pages, into)?.page;
+    if (byId) return byId;
+    const index = refIndex.get(into);
+    if (index !== undefined && index > i) {
+      throw badRequest(
+        `${where(i)}/into: "${into}" is the ref of a page inserted later in the batch (changes/${index}); insert it first`,
+      );
+    }
+    const byRef = index === undefined ? undefined : locate(pages, pageIds.get(index) as string)?.page;
+    if (!byRef) throw badRequest(`${where(i)}/into: page ${into} is not in the change request`);
+    return byRef;
+  };
   const resolveUrl = (url: string): ContentRef | null => {
     const bare = url.replace(/^\.\//, '');
     return refs.get(bare) ?? refs.get(bare.replace(/\.md$/, '')) ?? null;
@@ -170,8 +190,7 @@ export async function applyBatch(
   for (const [i, change] of changes.entries()) {
     const at = where(i);
     if (change.operation === 'insert_page') {
-      const parent = change.into ? locate(pages, change.into)?.page : null;
-      if (parent === undefined) throw badRequest(`${at}/into: page ${change.into} is not in the change request`);
+      const parent = change.into ? parentNamed(change.into, i) : null;
       const siblings = parent ? parent.children : pages;
       const type = change.type ?? 'document';
       if (type === 'link' && !change.target) throw badRequest(`${at}/target is required for a link page`);
@@ -220,8 +239,7 @@ export async function applyBatch(
       applyFields(page, change);
       if (change.into !== undefined || change.at !== undefined) {
         const parent =
-          change.into === undefined ? found.parent : change.into === null ? null : locate(pages, change.into)?.page;
-        if (parent === undefined) throw badRequest(`${at}/into: page ${change.into} is not in the change request`);
+          change.into === undefined ? found.parent : change.into === null ? null : parentNamed(change.into, i);
         if (parent && contains(page, parent.id))
           throw badRequest(`${at}/into: a page cannot move into itself or its own subpages`);
         checkPlacement(page, parent, at);

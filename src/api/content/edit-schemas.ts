@@ -46,11 +46,13 @@ const PageFields = {
   target: Type.Optional(ContentRefSchema),
 };
 
+const INTO = 'The parent page: its id, or the ref of a page inserted earlier in the same batch';
+
 export const InsertPage = Type.Object(
   {
     operation: Type.Literal('insert_page'),
     ...PageFields,
-    into: Type.Optional(Type.String({ minLength: 1 })),
+    into: Type.Optional(Type.String({ minLength: 1, description: INTO })),
     at: Type.Optional(Type.Integer({ minimum: 0 })),
     ref: Type.Optional(Type.String({ minLength: 1, maxLength: 200 })),
     document: Type.Optional(DocumentInput),
@@ -63,7 +65,7 @@ export const UpdatePage = Type.Object(
     operation: Type.Literal('update_page'),
     page: Type.String({ minLength: 1 }),
     ...PageFields,
-    into: Type.Optional(Type.Union([Type.String({ minLength: 1 }), Type.Null()])),
+    into: Type.Optional(Type.Union([Type.String({ minLength: 1, description: INTO }), Type.Null()])),
     at: Type.Optional(Type.Integer({ minimum: 0 })),
     document: Type.Optional(DocumentInput),
   },
