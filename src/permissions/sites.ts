@@ -4,7 +4,9 @@
  * - `read` and above (members who are not guests) see sites; to everyone else a site does not exist (404);
  * - `create` and above create sites and change them (settings, site spaces, sections, redirects,
  *   customization);
- * - `admin` deletes them, publishes and unpublishes them and manages their share links.
+ * - `admin` deletes them and manages their share links; and decides who can read a site
+ *   (`publish`): publishing and unpublishing it, its `visibility`, its visitor authentication —
+ *   so a member who may only change a site cannot open a share-link or visitor-auth site to everyone.
  * A member who can see the site but lacks the role gets a 403.
  */
 import type { FastifyRequest } from 'fastify';
@@ -17,10 +19,16 @@ import { authorizeSpace } from './content.js';
 import { findMembership } from './organization.js';
 import { atLeast } from './roles.js';
 
-/** What each kind of site operation needs. */
-export type SiteAction = 'read' | 'write' | 'admin';
+/** What each kind of site operation needs (`publish`: anything that changes who can read the site). */
+export type SiteAction = 'read' | 'write' | 'publish' | 'admin';
 
-const NEEDED: Record<SiteAction, Role> = { read: 'read', write: 'create', admin: 'admin' };
+const NEEDED: Record<SiteAction, Role> = { read: 'read', write: 'create', publish: 'admin', admin: 'admin' };
+
+/** 403 unless `role` may do `action` (for a caller already known to see the site). */
+export function requireSiteRole(role: Role, action: SiteAction, what: string): void {
+  if (!atLeast(role, NEEDED[action]))
+    throw forbidden(`you need the ${NEEDED[action]} role in the organization to ${what}`);
+}
 
 export interface AuthorizedSite<T extends SiteRow = SiteRow> {
   site: T;
@@ -70,9 +78,7 @@ export async function authorizeSite<T extends SiteRow = SiteRow>(
   const visible = membership !== null && membership.role !== null && !membership.disabled;
   const site = visible ? await find(db, organizationId, siteId) : undefined;
   if (!site || !membership?.role) throw notFound(`site ${siteId} not found`);
-  if (!atLeast(membership.role, NEEDED[action])) {
-    throw forbidden(`you need the ${NEEDED[action]} role in the organization to ${what}`);
-  }
+  requireSiteRole(membership.role, action, what);
   return { site, role: membership.role };
 }
 

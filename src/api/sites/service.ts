@@ -1,8 +1,8 @@
 /**
  * The changes of a Site itself: create, update (settings, the default section and site space),
  * delete, publish and unpublish, its visitor authentication. Members with `create` and above create
- * and change sites; admins delete, publish and unpublish them and manage their visitor
- * authentication (src/permissions/sites.ts).
+ * and change sites; admins delete them and decide who reads them: publish and unpublish them, change
+ * their visibility and manage their visitor authentication (src/permissions/sites.ts).
  */
 import type { Static } from 'typebox';
 import { badRequest } from '../../core/errors.js';
@@ -13,7 +13,7 @@ import type { SiteRow, SpaceRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
-import { authorizeSite, authorizeSites, requireSpaceForSite } from '../../permissions/sites.js';
+import { authorizeSite, authorizeSites, requireSiteRole, requireSpaceForSite } from '../../permissions/sites.js';
 import { siteNodesChanged } from '../../sites/node-cache.js';
 import { findSite, loadSiteOrganization } from '../../sites/repo.js';
 import { makeDefaultSection } from '../../sites/sections.js';
@@ -102,6 +102,10 @@ export async function updateSite(
   input: Static<typeof UpdateSiteBody>,
 ): Promise<ChangedSite> {
   const { site, role } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'write', 'change it');
+  // Who can read the site is the publisher's decision (the same value again changes nothing).
+  if (input.visibility !== undefined && input.visibility !== site.visibility) {
+    requireSiteRole(role, 'publish', 'change its visibility');
+  }
   const { defaultSiteSpace, defaultSiteSection, ...fields } = input;
   await inTransaction(ctx.db, async (trx) => {
     const before = await presented(trx, ctx, site.id, role);
@@ -156,7 +160,7 @@ export async function setSitePublished(
   published: boolean,
 ): Promise<ChangedSite> {
   const action = published ? 'publish it' : 'unpublish it';
-  const { site, role } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'admin', action);
+  const { site, role } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'publish', action);
   await inTransaction(ctx.db, async (trx) => {
     const before = await presented(trx, ctx, site.id, role);
     await updateSiteRow(trx, site, { published });
@@ -175,7 +179,7 @@ async function changeVisitorAuth(
   change: (trx: DbOrTrx, siteId: string, key: Buffer) => Promise<VisitorAuthSettings>,
 ): Promise<VisitorAuthSettings> {
   const action = 'change its visitor authentication';
-  const { site } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'admin', action);
+  const { site } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'publish', action);
   const key = await secretsKey();
   return inTransaction(ctx.db, (trx) => change(trx, site.id, key));
 }
