@@ -77,6 +77,8 @@ export interface AnswerInput {
   previousQueries: string[];
   /** The spaces the caller may read (decided by the permission resolver). */
   spaces: SpaceRow[];
+  /** When given, only passages of the pages it accepts are used (a published site's visitor view). */
+  readable?: (spaceId: string, pageId: string) => boolean;
 }
 
 export interface AnswerDeps {
@@ -202,7 +204,9 @@ export async function* answerQuestion(deps: AnswerDeps, input: AnswerInput): Asy
     .slice(0, MAX_TERMS);
   // A follow-up made only of stop words ("and then?") is searched with the earlier questions' terms.
   const [primary, secondary] = terms.length > 0 ? [terms, contextTerms] : [contextTerms, []];
-  const candidates = await search(db, { spaceIds, terms: [...primary, ...secondary], limit: CANDIDATES });
+  const found = await search(db, { spaceIds, terms: [...primary, ...secondary], limit: CANDIDATES });
+  const { readable } = input;
+  const candidates = readable ? found.filter((p) => readable(p.spaceId, p.pageId)) : found;
   const ranked = rank(candidates, primary, secondary);
 
   const details: AnswerDetails = {

@@ -11,6 +11,7 @@ import { badRequest } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { slugify, uniqueSlug } from '../core/slug.js';
 import type { Db } from '../db/database.js';
+import { assertExpression } from '../sites/condition.js';
 import type { ContentRef, JsonDocument } from './document.js';
 import { storeFile as storeFileEntry } from './file-entry.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from './markdown.js';
@@ -36,6 +37,8 @@ export interface PageFields {
   icon?: string;
   description?: string;
   hidden?: boolean;
+  /** Adaptive-content condition (an expression over `visitor.claims`); an empty string removes it. */
+  condition?: string;
   /** Bindery extension: `group` and `link` pages (default `document`). */
   type?: PageType;
   /** Link pages: the target. */
@@ -111,6 +114,7 @@ function applyFields(page: PageNode, fields: PageFields): void {
   if (fields.icon !== undefined) page.icon = fields.icon || undefined;
   if (fields.hidden !== undefined) page.hidden = fields.hidden || undefined;
   if (fields.target !== undefined) page.target = fields.target;
+  if (fields.condition !== undefined) page.condition = fields.condition.trim() ? fields.condition : undefined;
   // Absent optional fields are dropped, so a page version hashes the same however it was made.
   for (const key of Object.keys(page) as Array<keyof PageNode>) if (page[key] === undefined) delete page[key];
 }
@@ -189,6 +193,9 @@ export async function applyBatch(
 
   for (const [i, change] of changes.entries()) {
     const at = where(i);
+    if ((change.operation === 'insert_page' || change.operation === 'update_page') && change.condition?.trim()) {
+      assertExpression(change.condition, `${at}/condition`);
+    }
     if (change.operation === 'insert_page') {
       const parent = change.into ? parentNamed(change.into, i) : null;
       const siblings = parent ? parent.children : pages;

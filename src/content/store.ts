@@ -29,6 +29,8 @@ export interface PageNode {
   emoji?: string;
   icon?: string;
   hidden?: boolean;
+  /** Adaptive content: shown on a published site only to visitors for whom this expression holds. */
+  condition?: string;
   /** Hash of the body (document pages); absent for an empty page. */
   document?: string;
   /** Link pages: where they point. */

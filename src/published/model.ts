@@ -14,6 +14,7 @@ import { gitSyncOf } from '../git/state.js';
 import { conditionHolds, type VisitorContext } from '../sites/condition.js';
 import { loadStructure, type Structure } from '../sites/structure.js';
 import type { SiteOrganization } from '../sites/urls.js';
+import { headerConditions, headerKey, loadPageConditions, pageKey } from './adaptive.js';
 
 export interface VisitorAuth {
   backend: string;
@@ -35,11 +36,16 @@ export interface SiteModel {
   /** Keys of the site's active share links. */
   shareKeys: Set<string>;
   visitorAuth: VisitorAuth | null;
+  /** Conditions of the live pages of the site's spaces: space id → page id → condition. */
+  pageConditions: ReadonlyMap<string, ReadonlyMap<string, string>>;
+  /** Conditions of the header items of the site's customization and its site spaces'. */
+  headerConditions: readonly string[];
   /** Hash of everything above: equal keys render equal pages. */
   version: string;
   /**
-   * Sections and site spaces hidden from the current visitor by their condition (adaptive content);
-   * empty in the model as loaded, filled in by {@link visitorView} per request.
+   * What the current visitor may not see (adaptive content): ids of sections and site spaces,
+   * `pageKey`s of pages and `headerKey`s of header items (src/published/adaptive.ts) whose
+   * condition does not hold; empty in the model as loaded, filled in by {@link visitorView} per request.
    */
   hidden: ReadonlySet<string>;
 }
@@ -53,20 +59,34 @@ export function readableSiteSpaces(model: SiteModel, sectionId?: string | null):
   );
 }
 
-/** Whether any section or site space of the site has a visitor condition (most sites have none). */
+/** Whether any section, site space, page or header item of the site has a visitor condition (most sites have none). */
 export function hasConditions(model: SiteModel): boolean {
-  return model.structure.sections.some((s) => s.condition) || model.structure.siteSpaces.some((s) => s.condition);
+  return (
+    model.structure.sections.some((s) => s.condition) ||
+    model.structure.siteSpaces.some((s) => s.condition) ||
+    model.pageConditions.size > 0 ||
+    model.headerConditions.length > 0
+  );
 }
 
 /**
- * The site as `visitor` sees it: the sections and site spaces whose condition does not hold are
- * hidden (from navigation, search, the machine-readable files, and their pages answer 404).
+ * The site as `visitor` sees it: the sections, site spaces and pages whose condition does not hold
+ * are hidden (from navigation, search, the machine-readable files, and their pages answer 404), and
+ * so are such header items.
  */
 export function visitorView(model: SiteModel, visitor: VisitorContext): SiteModel {
   if (!hasConditions(model)) return model;
   const hidden = new Set<string>();
   for (const row of [...model.structure.sections, ...model.structure.siteSpaces]) {
     if (!conditionHolds(row.condition, visitor)) hidden.add(row.id);
+  }
+  for (const [spaceId, pages] of model.pageConditions) {
+    for (const [pageId, condition] of pages) {
+      if (!conditionHolds(condition, visitor)) hidden.add(pageKey(spaceId, pageId));
+    }
+  }
+  for (const condition of model.headerConditions) {
+    if (!conditionHolds(condition, visitor)) hidden.add(headerKey(condition));
   }
   return hidden.size === 0 ? model : { ...model, hidden };
 }
@@ -172,6 +192,8 @@ export async function loadSiteModel(db: Db, siteId: string, secrets: () => Promi
     db,
     spaceRows.map((s) => s.id),
   );
+  // Page conditions are part of the live revisions, which the version key names already.
+  const pageConditions = await loadPageConditions(db, spaceRows);
   const visitorAuth = auth
     ? {
         backend: auth.backend,
@@ -207,6 +229,8 @@ export async function loadSiteModel(db: Db, siteId: string, secrets: () => Promi
     redirects,
     shareKeys,
     visitorAuth,
+    pageConditions,
+    headerConditions: headerConditions(site, structure.siteSpaces),
     version,
     hidden: new Set(),
   };

@@ -8,6 +8,7 @@ import type { ContentRef } from '../content/document.js';
 import { type FlatPage, flattenPages, loadRevision, type PageNode, type Snapshot } from '../content/store.js';
 import type { Db } from '../db/database.js';
 import type { SiteSectionRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
+import { pageKey, prunePages } from './adaptive.js';
 import { readableSiteSpaces, type SiteModel } from './model.js';
 
 /** A page's title with its emoji, as shown in navigation and Markdown headings. */
@@ -39,8 +40,32 @@ export type Place =
 
 const enc = encodeURIComponent;
 
-/** Built from one revision, shared by every request that reads it (revisions never change). */
-const contents = new Map<string, Omit<SpaceContent, 'siteSpace' | 'section' | 'space'>>();
+type BuiltContent = Omit<SpaceContent, 'siteSpace' | 'section' | 'space'>;
+
+/**
+ * Built from one revision (and, for adaptive pages, what of it a visitor may not see), shared by
+ * every request that reads it (revisions never change).
+ */
+const contents = new Map<string, BuiltContent>();
+
+function build(snapshot: Snapshot): BuiltContent {
+  const pages = flattenPages(snapshot.pages);
+  const documents = pages.filter((p) => p.page.type === 'document');
+  return {
+    snapshot,
+    pages,
+    byPath: new Map(pages.map((p) => [p.path, p])),
+    byId: new Map(pages.map((p) => [p.page.id, p])),
+    documents,
+    first: documents[0] ?? null,
+  };
+}
+
+function remember(key: string, built: BuiltContent): BuiltContent {
+  contents.set(key, built);
+  if (contents.size > 256) contents.delete(contents.keys().next().value as string);
+  return built;
+}
 
 export class SiteReader {
   constructor(
@@ -74,7 +99,10 @@ export class SiteReader {
     return siteSpace.section_id ? (this.model.structure.sectionById.get(siteSpace.section_id) ?? null) : null;
   }
 
-  /** The live content of a site space. */
+  /**
+   * The live content of a site space, as the visitor sees it: pages whose condition does not hold
+   * for them are not part of it (nor their subpages), so every surface that walks it leaves them out.
+   */
   async content(siteSpace: SiteSpaceRow): Promise<SpaceContent | null> {
     const space = this.model.spaces.get(siteSpace.space_id);
     if (!space) return null;
@@ -82,18 +110,18 @@ export class SiteReader {
     if (!built) {
       const snapshot = await loadRevision(this.db, space, space.revision_id);
       if (!snapshot) return null;
-      const pages = flattenPages(snapshot.pages);
-      const documents = pages.filter((p) => p.page.type === 'document');
-      built = {
-        snapshot,
-        pages,
-        byPath: new Map(pages.map((p) => [p.path, p])),
-        byId: new Map(pages.map((p) => [p.page.id, p])),
-        documents,
-        first: documents[0] ?? null,
-      };
-      contents.set(space.revision_id, built);
-      if (contents.size > 256) contents.delete(contents.keys().next().value as string);
+      built = remember(space.revision_id, build(snapshot));
+    }
+    const conditioned = this.model.pageConditions.get(space.id);
+    const hidden = conditioned
+      ? [...conditioned.keys()].filter((id) => this.model.hidden.has(pageKey(space.id, id))).sort()
+      : [];
+    if (hidden.length > 0) {
+      const key = `${space.revision_id}|${hidden.join(',')}`;
+      const full = built;
+      built =
+        contents.get(key) ??
+        remember(key, build({ ...full.snapshot, pages: prunePages(full.snapshot.pages, new Set(hidden)) }));
     }
     return { ...built, siteSpace, section: this.sectionOf(siteSpace), space };
   }

@@ -38,7 +38,9 @@ export async function siteHits(reader: SiteReader, query: string): Promise<Searc
     query,
   );
   const several = bySpace.size > 1;
-  return pages.slice(0, HITS).flatMap((page) => {
+  // Hits on pages the visitor may not see (not in their view of the content) are left out before counting.
+  const shown = pages.filter((page) => bySpace.get(page.spaceId)?.byId.has(page.pageId)).slice(0, HITS);
+  return shown.flatMap((page) => {
     const content = bySpace.get(page.spaceId);
     const entry = content?.byId.get(page.pageId);
     if (!content || !entry) return [];
@@ -65,7 +67,13 @@ async function answer(settings: AskSettings, reader: SiteReader, query: string):
   let last: AnswerState | undefined;
   for await (const state of answerQuestion(
     { ...settings, db: reader.db },
-    { query, previousQueries: [], spaces: [...bySpace.values()].map((c) => c.space) },
+    {
+      query,
+      previousQueries: [],
+      spaces: [...bySpace.values()].map((c) => c.space),
+      // Pages hidden from this visitor (adaptive content) are no part of what answers them.
+      readable: (spaceId, pageId) => bySpace.get(spaceId)?.byId.has(pageId) ?? false,
+    },
   )) {
     last = state;
   }

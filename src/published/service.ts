@@ -13,6 +13,7 @@ import { SYSTEM_ACTOR } from '../core/service.js';
 import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { readBlob } from '../storage/files.js';
 import { decideAccess, parseCookies, setCookie, unsignedClaims } from './access.js';
+import { withoutHiddenHeaderItems } from './adaptive.js';
 import type { Address } from './address.js';
 import { Memo, RenderCache, type Rendered, rendered } from './cache.js';
 import { feedbackRoute } from './feedback.js';
@@ -128,7 +129,13 @@ export class PublishedSites {
         (content) => this.shell(reader, content, !isPublic),
       );
     }
-    const hidden = view.hidden.size > 0 ? [...view.hidden].sort().join(',') : '';
+    // What the visitor may not see, unambiguously (header conditions are free text) and briefly.
+    const hidden =
+      view.hidden.size > 0
+        ? createHash('sha256')
+            .update(JSON.stringify([...view.hidden].sort()))
+            .digest('base64url')
+        : '';
     const key = `${model.version}|${hidden}|${address.origin}${address.basePath}|${isPublic ? 'p' : 'n'}|${decoded.join('/')}`;
     if (decoded.length === 1) {
       const machine = await this.renders.through(
@@ -164,10 +171,11 @@ export class PublishedSites {
 
   /** The page shell of `content`'s site space (or of the site as a whole). */
   shell(reader: SiteReader, content: SpaceContent | null, noindex: boolean): Shell {
-    const { site } = reader.model;
+    const { site, hidden } = reader.model;
+    const customization = content ? siteSpaceCustomization(site, content.siteSpace) : siteCustomization(site);
     return {
       reader,
-      customization: content ? siteSpaceCustomization(site, content.siteSpace) : siteCustomization(site),
+      customization: withoutHiddenHeaderItems(customization, hidden),
       section: content ? content.section : reader.defaultSection(),
       content,
       assets: {

@@ -1,7 +1,8 @@
 /**
- * Visitor conditions of site spaces and sections: JavaScript expressions (evaluated per visitor by the
- * published site, e.g. `visitor.claims.plan === "pro"`). They are parsed here with acorn so a
- * malformed one is refused when written, with the parser's own words and position.
+ * Visitor conditions of site spaces, sections, pages and header items: JavaScript expressions
+ * (evaluated per visitor by the published site, e.g. `visitor.claims.plan === "pro"`). They are
+ * parsed here with acorn so a malformed one is refused when written, with the parser's own words
+ * and position.
  */
 import { parseExpressionAt } from 'acorn';
 import { badRequest } from '../core/errors.js';
@@ -151,7 +152,7 @@ function evaluate(node: Node, scope: { visitor: VisitorContext }): unknown {
 }
 
 /**
- * Whether a site space or section with `condition` is shown to a visitor. The expression is
+ * Whether content with `condition` (a site space, section, page or header item) is shown to a visitor. The expression is
  * interpreted, never run as code: it reads `visitor.claims` (own properties only), compares, combines
  * with `&&`/`||`/`!`, and calls a few string and array methods. An expression that fails, or uses
  * anything else, hides the content: adaptive content is hidden unless the visitor is shown to qualify.

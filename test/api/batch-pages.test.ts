@@ -72,3 +72,52 @@ describe('into by ref', () => {
     expect(await tree(ctx, cr.id)).toEqual([]);
   });
 });
+
+describe('page conditions', () => {
+  it('are stored, read back on the page (as the official RevisionPage has them), removed with ""', async () => {
+    const ctx = await h.space();
+    const cr = await newChangeRequest(ctx);
+    const condition = 'visitor.claims.plan === "pro"';
+    const res = await batch(
+      ctx,
+      cr.id,
+      [
+        { operation: 'insert_page', ref: 'pro', title: 'Pro', condition, document: { markdown: 'x' } },
+        { operation: 'insert_page', ref: 'group', type: 'group', title: 'Group', condition, document: {} },
+        { operation: 'insert_page', title: 'Open', document: { markdown: 'y' } },
+      ],
+      '?compat=false',
+    );
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    const [pro, group, open] = await tree(ctx, cr.id);
+    expect([pro?.condition, group?.condition, open?.condition]).toEqual([condition, condition, undefined]);
+    const one = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/page/${pro?.id}`);
+    expect(one.body.condition).toBe(condition);
+    expect((await ctx.admin.client.post(`${ctx.base}/change-requests/${cr.id}/merge`)).status).toBe(200);
+    const live = await ctx.admin.client.get(`${ctx.base}/content/page/${pro?.id}`);
+    expect(live.body.condition).toBe(condition);
+
+    const next = await newChangeRequest(ctx);
+    const cleared = await batch(ctx, next.id, [
+      { operation: 'update_page', page: pro?.id, condition: '' },
+      { operation: 'update_page', page: open?.id, condition: 'visitor.claims.beta' },
+    ]);
+    expect(cleared.status, JSON.stringify(cleared.body)).toBe(200);
+    const after = await tree(ctx, next.id);
+    expect(after.map((p) => p.condition)).toEqual([undefined, condition, 'visitor.claims.beta']);
+  });
+
+  it('refuses a condition that is not one expression (400 naming the change), and keeps nothing', async () => {
+    const ctx = await h.space();
+    const cr = await newChangeRequest(ctx);
+    const res = await batch(ctx, cr.id, [
+      { operation: 'insert_page', title: 'Fine', document: {} },
+      { operation: 'insert_page', title: 'Broken', condition: 'visitor.claims.plan ===', document: {} },
+    ]);
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toMatch(/^body\/changes\/1\/condition is not a valid expression: /);
+    const twice = await batch(ctx, cr.id, [{ operation: 'insert_page', title: 'x', condition: 'a; b', document: {} }]);
+    expect(twice.status).toBe(400);
+    expect(await tree(ctx, cr.id)).toEqual([]);
+  });
+});

@@ -118,7 +118,14 @@ describe('change requests and content through the official client', () => {
 
     const changes = {
       changes: [
-        { operation: 'insert_page' as const, title: 'Guide', ref: 'guide', document: { markdown: MARKDOWN } },
+        {
+          operation: 'insert_page' as const,
+          title: 'Guide',
+          ref: 'guide',
+          // Adaptive content: read back on the page, as the official RevisionPage has it.
+          condition: 'visitor.claims.plan === "pro"',
+          document: { markdown: MARKDOWN },
+        },
         {
           operation: 'insert_page' as const,
           title: 'Child',
@@ -167,6 +174,7 @@ describe('change requests and content through the official client', () => {
       200,
     );
     expect((page.data as { document: { nodes: unknown[] } }).document.nodes.length).toBeGreaterThan(8);
+    expect((page.data as { condition?: string }).condition).toBe('visitor.claims.plan === "pro"');
     const md = await expectConforms(
       'getPageInChangeRequestById',
       api.spaces.getPageInChangeRequestById(spaceId, cr, guideId, { format: 'markdown' }),

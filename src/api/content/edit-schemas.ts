@@ -41,7 +41,13 @@ const PageFields = {
   /** Accepted for compatibility with the official document; not stored. */
   noIndex: Type.Optional(Type.Boolean()),
   noRobotsIndex: Type.Optional(Type.Boolean()),
-  condition: Type.Optional(Type.String()),
+  condition: Type.Optional(
+    Type.String({
+      maxLength: 1024,
+      description:
+        'Adaptive content: an expression over visitor.claims; the page shows only where it holds ("" removes it)',
+    }),
+  ),
   type: Type.Optional(StringEnum(['document', 'group', 'link'] as const, { description: 'Bindery: the page type' })),
   target: Type.Optional(ContentRefSchema),
 };

@@ -63,6 +63,7 @@ function pageObject(
   const out: PresentedPage = { id: page.id, title: page.title };
   if (page.emoji) out.emoji = page.emoji;
   if (page.icon) out.icon = page.icon;
+  if (page.condition) out.condition = page.condition;
   if (page.type === 'link') {
     out.kind = 'link';
     out.type = 'link';

@@ -48,6 +48,7 @@ export const RevisionPage = Type.Object(
     slug: Type.Optional(Type.String()),
     path: Type.Optional(Type.String()),
     hidden: Type.Optional(Type.Boolean()),
+    condition: Type.Optional(Type.String({ minLength: 1 })),
     urls: Type.Optional(Type.Object({ app: Type.String() })),
     layout: Type.Optional(Layout),
     tags: Type.Optional(Type.Array(Type.Unknown())),

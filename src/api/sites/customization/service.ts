@@ -6,6 +6,7 @@ import { notFound } from '../../../core/errors.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../../core/service.js';
 import type { SiteRow } from '../../../db/schema.js';
 import { authorizeSite } from '../../../permissions/sites.js';
+import { assertExpression } from '../../../sites/condition.js';
 import { storedOverride, storedSiteCustomization } from '../../../sites/customization.js';
 import type { CustomizationOverridePatch, CustomizationPatch } from '../../../sites/customization-schema.js';
 import { findSite } from '../../../sites/repo.js';
@@ -13,6 +14,14 @@ import { findSiteSpaceOf, setSiteCustomization, setSiteSpaceCustomization } from
 
 async function siteToChange(ctx: ServiceContext, organizationId: string, siteId: string): Promise<SiteRow> {
   return (await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'write', 'change it')).site;
+}
+
+/** 400 unless every header item condition is an expression (an empty one means none), as for sections. */
+function checkHeaderConditions(input: CustomizationPatch | CustomizationOverridePatch): void {
+  const links = input.header?.links ?? [];
+  links.forEach((item, i) => {
+    if (item.condition?.trim()) assertExpression(item.condition, `body/header/links/${i}/condition`);
+  });
 }
 
 async function siteSpaceOf(ctx: ServiceContext, siteId: string, siteSpaceId: string) {
@@ -29,6 +38,7 @@ export async function updateSiteCustomization(
   input: CustomizationPatch,
 ): Promise<{ customization: string }> {
   const site = await siteToChange(ctx, organizationId, siteId);
+  checkHeaderConditions(input);
   const customization = storedSiteCustomization(input);
   await inTransaction(ctx.db, (trx) => setSiteCustomization(trx, site.id, customization));
   return { customization };
@@ -43,6 +53,7 @@ export async function overrideSiteSpaceCustomization(
   patch: CustomizationOverridePatch,
 ): Promise<{ site: SiteRow; customization: string | null }> {
   const site = await siteToChange(ctx, organizationId, siteId);
+  checkHeaderConditions(patch);
   const siteSpace = await siteSpaceOf(ctx, site.id, siteSpaceId);
   const customization = storedOverride(siteSpace.customization, patch);
   await inTransaction(ctx.db, (trx) => setSiteSpaceCustomization(trx, siteSpace.id, customization));
