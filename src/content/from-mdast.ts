@@ -38,6 +38,7 @@ import {
 } from './document.js';
 import type { HintNode, TabsNode } from './mdast-hint.js';
 import { type RefOptions, urlToRef } from './refs.js';
+import { isScriptUrl } from './safe-url.js';
 
 const MARK_ORDER: MarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
 const PHRASING = new Set(['text', 'emphasis', 'strong', 'delete', 'inlineCode', 'break', 'link', 'image', 'html']);
@@ -106,6 +107,8 @@ class Converter {
           },
         ];
       case 'embed':
+        // A script URL is no embed: its address stays as text.
+        if (isScriptUrl(node.url)) return [paragraph([{ object: 'text', leaves: [leaf(node.url)] }])];
         return [{ object: 'block', type: 'embed', isVoid: true, data: { url: node.url } }];
       case 'include': {
         // An include of nothing this space holds stays as written.
@@ -319,11 +322,14 @@ class Converter {
         break;
       }
       case 'image':
-        // An image without a source (e.g. one left out of an import) is dropped.
-        if (node.url) out.push(this.image(node.url, node.alt, node.title));
+        // An image without a source (e.g. one left out of an import) is dropped; one with a script URL
+        // leaves its alt text.
+        if (node.url && isScriptUrl(node.url)) pushLeaf(out, node.alt ?? '', marks);
+        else if (node.url) out.push(this.image(node.url, node.alt, node.title));
         break;
       case 'imageReference': {
-        const definition = this.definitions.get(node.identifier.toLowerCase());
+        const found = this.definitions.get(node.identifier.toLowerCase());
+        const definition = found && !isScriptUrl(found.url) ? found : undefined;
         if (definition) out.push(this.image(definition.url, node.alt, definition.title));
         else pushLeaf(out, node.alt ?? '', marks);
         break;
@@ -338,7 +344,7 @@ class Converter {
 
   private link(url: string, children: ReadonlyArray<PhrasingContent>, marks: MarkType[], out: Inline[]): void {
     // Script URLs are not links: their text is kept, the link is not.
-    if (/^\s*(javascript|vbscript|data):/i.test(url)) {
+    if (isScriptUrl(url)) {
       for (const child of children) this.phrasing(child, marks, out);
       return;
     }

@@ -5,6 +5,7 @@
  * so every link of a rendered page stays in the site's own URL scheme.
  */
 import type { ContentRef } from '../content/document.js';
+import { safeUrl, urlScheme } from '../content/safe-url.js';
 import { type FlatPage, flattenPages, loadRevision, type PageNode, type Snapshot } from '../content/store.js';
 import type { Db } from '../db/database.js';
 import type { SiteSectionRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
@@ -39,6 +40,18 @@ export type Place =
   | { kind: 'missing'; content: SpaceContent | null };
 
 const enc = encodeURIComponent;
+
+/**
+ * Where a URL reference leads: an absolute URL a page may link to (external), or an anchor of the
+ * page itself; null for anything else (a relative URL names no address of the site; a script URL
+ * no place at all).
+ */
+export function urlLink(url: string): { href: string; external: boolean } | null {
+  const href = safeUrl(url);
+  if (href === null) return null;
+  if (href.startsWith('#')) return { href, external: false };
+  return urlScheme(href) === null ? null : { href, external: true };
+}
 
 type BuiltContent = Omit<SpaceContent, 'siteSpace' | 'section' | 'space'>;
 
@@ -185,7 +198,9 @@ export class SiteReader {
   redirect(source: string): string | null {
     const row = this.model.redirects.find((r) => r.source === source);
     if (!row) return null;
-    if (row.destination_kind === 'external') return row.destination_url;
+    // Browsers follow no script URL in a Location, but a redirect to one is still refused.
+    if (row.destination_kind === 'external')
+      return row.destination_url ? (urlLink(row.destination_url)?.href ?? null) : null;
     if (row.destination_kind === 'site-section') {
       const section = this.sections().find((s) => s.id === row.destination_id);
       return section ? this.sectionHref(section) : null;
@@ -253,11 +268,7 @@ export class SiteReader {
    * have been loaded with {@link preload} first.
    */
   link(ref: ContentRef, from: SpaceContent): { href: string; external: boolean } | null {
-    if (ref.kind === 'url') {
-      return /^(https?:|mailto:|tel:)/i.test(ref.url) || ref.url.startsWith('#')
-        ? { href: ref.url, external: !ref.url.startsWith('#') }
-        : null;
-    }
+    if (ref.kind === 'url') return urlLink(ref.url);
     if (ref.kind === 'anchor' && !ref.page && !ref.space) return { href: `#${enc(ref.anchor)}`, external: false };
     if (ref.kind === 'file') {
       const file = this.file(ref, from);

@@ -10,7 +10,8 @@
  * become partial; leaf values such as a `{light, dark}` color or a link stay whole.
  */
 import { type Static, type TSchema, Type } from 'typebox';
-import { Icon, StringEnum, Url } from '../core/schemas.js';
+import { LINK_URL_PATTERN, WEB_URL_PATTERN } from '../content/safe-url.js';
+import { Icon, StringEnum } from '../core/schemas.js';
 
 const sections = new WeakSet<object>();
 
@@ -23,17 +24,26 @@ function section<T extends Parameters<typeof Type.Object>[0]>(properties: T) {
 
 const Color = Type.String({ pattern: '^#(?:[0-9a-fA-F]{3}){1,2}$' });
 const ThemedColor = Type.Object({ light: Color, dark: Color }, { additionalProperties: false });
-const ThemedUrl = Type.Object({ light: Url, dark: Url }, { additionalProperties: false });
+/**
+ * Every URL of the customization ends up in an `href` or `src` of the published site: only web
+ * addresses are taken (a `javascript:` URL is a valid `uri`), and links may also be `mailto:`.
+ */
+const WebUrl = Type.String({ format: 'uri', maxLength: 2048, pattern: WEB_URL_PATTERN });
+const LinkUrl = Type.String({ format: 'uri', maxLength: 2048, pattern: LINK_URL_PATTERN });
+const ThemedUrl = Type.Object({ light: WebUrl, dark: WebUrl }, { additionalProperties: false });
 const Str = Type.String({ maxLength: 2048 });
 /** The bounds of a site's title, which the customization's `title` replaces on the published site. */
 const SiteTitle = Type.String({ minLength: 2, maxLength: 128 });
 
 const ref = <K extends string, P extends Parameters<typeof Type.Object>[0]>(kind: K, props: P) =>
   Type.Object({ kind: Type.Literal(kind), ...props }, { additionalProperties: false });
-/** A reference to content (`to` of links). */
+/**
+ * A reference to content (`to` of links). `url` comes first: a union that matches no branch is
+ * reported by its first branch's error, and a refused URL is the error worth naming.
+ */
 export const ContentRef = Type.Union([
+  ref('url', { url: LinkUrl }),
   ref('file', { file: Str, space: Type.Optional(Str) }),
-  ref('url', { url: Str }),
   ref('page', { page: Str, space: Type.Optional(Str) }),
   ref('anchor', { anchor: Str, space: Type.Optional(Str), page: Type.Optional(Str) }),
   ref('user', { user: Str }),
@@ -165,8 +175,8 @@ export const Customization = section({
       maxItems: 6,
     }),
   }),
-  privacyPolicy: section({ url: Type.Optional(Url) }),
-  socialPreview: section({ url: Type.Optional(Url) }),
+  privacyPolicy: section({ url: Type.Optional(WebUrl) }),
+  socialPreview: section({ url: Type.Optional(WebUrl) }),
   socialAccounts: Type.Array(
     Type.Object(
       {

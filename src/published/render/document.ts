@@ -23,6 +23,7 @@ import {
   type Table,
   type Tabs,
 } from '../../content/document.js';
+import { safeUrl } from '../../content/safe-url.js';
 import { type CodeThemes, highlight, languageOf } from './highlight.js';
 
 export interface ResolvedLink {
@@ -101,11 +102,14 @@ export class DocumentRenderer {
     return node;
   }
 
-  private anchorProps(link: ResolvedLink): Record<string, string> {
-    if (!link.external) return { href: link.href };
+  /** An anchor's attributes; null when the target is no URL a page may link to (then no anchor is made). */
+  private anchorProps(link: ResolvedLink): Record<string, string> | null {
+    const href = safeUrl(link.href);
+    if (href === null) return null;
+    if (!link.external) return { href };
     return this.context.externalTarget === 'blank'
-      ? { href: link.href, target: '_blank', rel: 'noopener noreferrer' }
-      : { href: link.href, rel: 'noopener' };
+      ? { href, target: '_blank', rel: 'noopener noreferrer' }
+      : { href, rel: 'noopener' };
   }
 
   inlines(nodes: ReadonlyArray<Inline>): ElementContent[] {
@@ -116,8 +120,9 @@ export class DocumentRenderer {
       } else if (node.type === 'link') {
         const children = this.inlines(node.nodes);
         const link = this.context.link(node.data.ref);
-        // A reference to something the site does not show keeps its text, without a dead link.
-        out.push(link ? h('a', this.anchorProps(link), children) : h('span.unresolved', children));
+        const props = link ? this.anchorProps(link) : null;
+        // A reference to something the site does not show (or to no safe URL) keeps its text, without a link.
+        out.push(props ? h('a', props, children) : h('span.unresolved', children));
       } else if (node.type === 'inline-image') {
         const image = this.image(node.data.ref, node.data.alt ?? '');
         if (image) out.push(image);
@@ -127,7 +132,7 @@ export class DocumentRenderer {
   }
 
   private image(ref: ContentRef, alt: string): Element | null {
-    const src = ref.kind === 'url' ? ref.url : this.context.file(ref)?.url;
+    const src = safeUrl(ref.kind === 'url' ? ref.url : this.context.file(ref)?.url, 'image');
     return src ? h('img', { src, alt, loading: 'lazy', decoding: 'async' }) : null;
   }
 
@@ -290,18 +295,19 @@ export class DocumentRenderer {
 
   /**
    * An embedded URL, as a link card: the site makes no request to the embedded service on the
-   * reader's behalf (no third-party frames or scripts), and the reader follows the link.
+   * reader's behalf (no third-party frames or scripts), and the reader follows the link. A URL no
+   * page may link to (`javascript:`…) shows as the card's text, without a link.
    */
   private embed(url: string): Element {
     let host = url;
     try {
-      host = new URL(url).hostname;
+      host = new URL(url).hostname || url;
     } catch {
       // Not a URL the card can name a host for: it shows the address itself.
     }
-    return h('div.embed', [
-      h('a', this.anchorProps({ href: url, external: true }), [h('strong', [text(host)]), h('span', [text(url)])]),
-    ]);
+    const card = [h('strong', [text(host)]), h('span', [text(url)])];
+    const props = this.anchorProps({ href: url, external: true });
+    return h('div.embed', [props ? h('a', props, card) : h('div.unresolved', card)]);
   }
 
   /**
@@ -314,12 +320,14 @@ export class DocumentRenderer {
     if (data?.ref) {
       if (data.ref.kind === 'file') {
         const file = this.context.file(data.ref);
-        if (file) {
-          return [h('p.file', [h('a', { href: file.url, download: file.name }, [text(label || file.name)])])];
+        const href = safeUrl(file?.url);
+        if (file && href) {
+          return [h('p.file', [h('a', { href, download: file.name }, [text(label || file.name)])])];
         }
       }
       const link = this.context.link(data.ref);
-      if (link) return [h('p.card', [h('a', this.anchorProps(link), [text(label || link.href)])])];
+      const props = link ? this.anchorProps(link) : null;
+      if (link && props) return [h('p.card', [h('a', props, [text(label || link.href)])])];
     }
     return label ? [h('p', [text(label)])] : [];
   }

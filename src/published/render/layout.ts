@@ -7,13 +7,15 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h, s } from 'hastscript';
+import { safeUrl } from '../../content/safe-url.js';
 import type { SiteSectionRow } from '../../db/schema.js';
 import type { CustomizationObject } from '../../sites/customization-schema.js';
-import type { SiteReader, SpaceContent } from '../reader.js';
+import { type SiteReader, type SpaceContent, urlLink } from '../reader.js';
 import { colorVariables } from './colors.js';
 import type { TocEntry } from './document.js';
 import { sectionTabs, variantSwitcher } from './nav.js';
 import { HEAD_SCRIPT } from './script.js';
+import { sanitizeUrls } from './url-attributes.js';
 
 const text = (value: string): ElementContent => ({ type: 'text', value });
 
@@ -56,13 +58,21 @@ function emojiIcon(emoji: string): string {
   return `data:image/svg+xml,${encodeURIComponent(toHtml(svg, { space: 'svg' }))}`;
 }
 
+/** A `{light, dark}` pair of image URLs (logos, favicon), when both are images a page may load. */
+function themedImage(pair: { light: string; dark: string } | undefined): { light: string; dark: string } | null {
+  const light = safeUrl(pair?.light, 'image');
+  const dark = safeUrl(pair?.dark, 'image');
+  return light && dark ? { light, dark } : null;
+}
+
 function head(shell: Shell, parts: PageParts): Element {
   const c = shell.customization;
   const title = siteTitle(shell);
-  const favicon = c.favicon.icon
+  const icon = themedImage(c.favicon.icon);
+  const favicon = icon
     ? [
-        h('link', { rel: 'icon', href: c.favicon.icon.light, media: '(prefers-color-scheme: light)' }),
-        h('link', { rel: 'icon', href: c.favicon.icon.dark, media: '(prefers-color-scheme: dark)' }),
+        h('link', { rel: 'icon', href: icon.light, media: '(prefers-color-scheme: light)' }),
+        h('link', { rel: 'icon', href: icon.dark, media: '(prefers-color-scheme: dark)' }),
       ]
     : // Without one, browsers ask for /favicon.ico at the origin, outside the site: a 404 on every visit.
       [h('link', { rel: 'icon', href: emojiIcon(c.favicon.emoji ?? DEFAULT_FAVICON) })];
@@ -103,14 +113,18 @@ function announcement(shell: Shell): Element | null {
   ]);
 }
 
-/** A customization link (`{title, to}`) as an anchor; null when its target is not on the site. */
+/**
+ * A customization link (`{title, to}`) as an anchor; null when its target is not on the site (or is
+ * no URL a page may link to). A page without content resolves URLs only, through the same check.
+ */
 function resolve(shell: Shell, item: ContentLink, className?: string): Element | null {
   const { reader, content } = shell;
   const to = item.to as Parameters<SiteReader['link']>[0];
   if (!['url', 'page', 'anchor', 'file'].includes(to.kind)) return null;
-  const link = content ? reader.link(to, content) : to.kind === 'url' ? { href: to.url, external: true } : null;
-  if (!link) return null;
-  const props: Record<string, string> = { href: link.href };
+  const link = content ? reader.link(to, content) : to.kind === 'url' ? urlLink(to.url) : null;
+  const href = link ? safeUrl(link.href) : null;
+  if (!link || !href) return null;
+  const props: Record<string, string> = { href };
   if (link.external) {
     props.rel = 'noopener';
     if (shell.customization.externalLinks.target === 'blank') props.target = '_blank';
@@ -122,7 +136,7 @@ function header(shell: Shell): Element {
   const c = shell.customization;
   const { reader } = shell;
   const title = siteTitle(shell);
-  const logo = c.header.logo;
+  const logo = themedImage(c.header.logo);
   const brand = h('a.brand', { href: reader.href('') }, [
     ...(logo
       ? [h('img.logo-light', { src: logo.light, alt: title }), h('img.logo-dark', { src: logo.dark, alt: title })]
@@ -200,10 +214,11 @@ function footer(shell: Shell): Element | null {
   });
   const meta: ElementContent[] = [];
   if (c.footer.copyright) meta.push(h('span', [text(c.footer.copyright)]));
-  if (c.privacyPolicy.url) meta.push(h('a', { href: c.privacyPolicy.url, rel: 'noopener' }, [text('Privacy policy')]));
+  const privacy = safeUrl(c.privacyPolicy.url);
+  if (privacy) meta.push(h('a', { href: privacy, rel: 'noopener' }, [text('Privacy policy')]));
   if (c.trademark.enabled) meta.push(h('span', [text('Powered by Bindery')]));
   if (groups.length === 0 && meta.length === 0) return null;
-  const logo = c.footer.logo;
+  const logo = themedImage(c.footer.logo);
   return h('footer.site-footer', [
     h('div.footer-inner', [
       ...(logo
@@ -275,5 +290,5 @@ export function renderShell(shell: Shell, parts: PageParts): string {
       ),
     ],
   };
-  return toHtml(tree);
+  return toHtml(sanitizeUrls(tree));
 }

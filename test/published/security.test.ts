@@ -1,0 +1,204 @@
+/**
+ * Stored XSS on published sites: script URLs in documents (Markdown and JSON) and in the
+ * customization never reach an `href` or `src`; the customization refuses them (400).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
+import { PNG } from '../helpers/fixtures.js';
+import { dangerousUrls, HOSTILE_MARKDOWN, hostileDocument } from '../helpers/hostile.js';
+import { edit } from '../helpers/published.js';
+
+let h: Harness;
+let admin: TestUser;
+let orgId: string;
+let spaceId: string;
+let api: string;
+let base: string;
+
+const get = (url: string, headers: Record<string, string> = {}) => h.anonymous.request('GET', url, undefined, headers);
+
+async function publish(title: string, spaces: string[]): Promise<{ api: string; base: string }> {
+  const site = await admin.client.post(`/v1/orgs/${orgId}/sites`, { title, spaces, visibility: 'public' });
+  expect(site.status, JSON.stringify(site.body)).toBe(201);
+  const siteApi = `/v1/orgs/${orgId}/sites/${site.body.id}`;
+  expect((await admin.client.post(`${siteApi}/publish`)).status).toBe(200);
+  const url = (await admin.client.get(siteApi)).body.urls.published as string;
+  return { api: siteApi, base: new URL(url).pathname };
+}
+
+beforeAll(async () => {
+  h = await createHarness();
+  const org = await h.org({ title: 'Hostile' });
+  orgId = org.id;
+  admin = org.admin;
+  spaceId = (await admin.client.post(`/v1/orgs/${orgId}/spaces`, { title: 'Hostile' })).body.id as string;
+  await edit(admin.client, spaceId, [
+    () => [
+      {
+        operation: 'insert_files',
+        files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: PNG.toString('base64') }],
+      },
+      {
+        operation: 'insert_page',
+        title: 'Markdown',
+        document: { markdown: `${HOSTILE_MARKDOWN}\n\n![Logo](./logo)` },
+      },
+      { operation: 'insert_page', title: 'Json', document: { document: hostileDocument() } },
+      {
+        operation: 'insert_page',
+        type: 'link',
+        title: 'Evil link',
+        target: { kind: 'url', url: 'JavaScript:alert(40)' },
+      },
+      { operation: 'insert_page', type: 'link', title: 'Website', target: { kind: 'url', url: 'https://example.com' } },
+    ],
+  ]);
+  ({ api, base } = await publish('Hostile Docs', [spaceId]));
+}, 120_000);
+afterAll(async () => h?.close());
+
+describe('script URLs in documents', () => {
+  it('a Markdown page: embeds, links and images with script URLs render inert, good links stay', async () => {
+    const res = await get(base);
+    expect(res.status).toBe(200);
+    const html = res.body as string;
+    expect(html).toContain('<h1 class="page-title">Markdown</h1>');
+    expect(dangerousUrls(html)).toEqual([]);
+    expect(html).toContain('href="https://example.com/fine"');
+    // The reader still sees the text of what was refused.
+    expect(html).toContain('lower');
+    expect(html).toContain('alert(11)');
+    expect(html).toMatch(new RegExp(`<img src="${base}/~files/${spaceId}/[^"]+/logo.png"`));
+  });
+
+  it('a JSON document: embeds, links, inline and block images and link cards with script URLs render inert', async () => {
+    const res = await get(`${base}/json`);
+    expect(res.status).toBe(200);
+    const html = res.body as string;
+    expect(dangerousUrls(html)).toEqual([]);
+    expect(html).toContain('href="https://example.com/fine"');
+    expect(html).toContain('alert(2)');
+    // The sidebar links the good link page and not the hostile one.
+    expect(html).toContain('href="https://example.com"');
+    expect(html).not.toMatch(/javascript:alert\(40\)"/i);
+    // The hostile link page leads nowhere: not a redirect to its target.
+    const evil = await get(`${base}/evil-link`);
+    expect(evil.status).toBe(404);
+    expect(evil.headers.location).toBeUndefined();
+  });
+});
+
+/** A customization with a script URL in every URL field it has. */
+const HOSTILE_CUSTOMIZATION = {
+  privacyPolicy: { url: 'javascript:alert(31)' },
+  socialPreview: { url: 'javascript:alert(32)' },
+  favicon: { icon: { light: 'javascript:alert(33)', dark: 'data:text/html,x' } },
+  header: {
+    logo: { light: 'JaVaScRiPt:alert(34)', dark: 'https://example.com/dark.png' },
+    links: [
+      { title: 'Top', to: { kind: 'url', url: 'javascript:alert(35)' }, links: [] },
+      { title: 'Menu', to: null, links: [{ title: 'Sub', to: { kind: 'url', url: ' javascript:alert(36)' } }] },
+    ],
+  },
+  footer: {
+    logo: { light: 'https://example.com/light.png', dark: 'vbscript:msgbox(37)' },
+    groups: [{ title: 'More', links: [{ title: 'Foot', to: { kind: 'url', url: 'java\tscript:alert(38)' } }] }],
+  },
+  announcement: {
+    enabled: true,
+    message: 'Read this',
+    style: 'info',
+    link: { title: 'Go', to: { kind: 'url', url: 'data:text/html,<script>alert(39)</script>' } },
+  },
+};
+
+describe('script URLs in the customization', () => {
+  it('are refused with a 400 naming the field, on the site and on a site space', async () => {
+    const siteSpace = (await admin.client.get(`${api}/site-spaces`)).body.items[0].id as string;
+    const bodies: Array<[Record<string, unknown>, string]> = [
+      [{ privacyPolicy: { url: 'javascript:alert(1)' } }, 'privacyPolicy/url'],
+      [{ privacyPolicy: { url: 'JAVASCRIPT://example.com/%0aalert(1)' } }, 'privacyPolicy/url'],
+      [{ privacyPolicy: { url: 'ftp://example.com/privacy' } }, 'privacyPolicy/url'],
+      [{ socialPreview: { url: 'data:image/png;base64,AAAA' } }, 'socialPreview/url'],
+      [{ favicon: { icon: { light: 'javascript:alert(1)', dark: 'https://x.test/i.png' } } }, 'favicon/icon/light'],
+      [{ header: { logo: { light: 'https://x.test/l.png', dark: 'vbscript:x' } } }, 'header/logo/dark'],
+      [{ footer: { logo: { light: ' https://x.test/l.png', dark: 'https://x.test/d.png' } } }, 'footer/logo/light'],
+      [
+        { header: { links: [{ title: 'T', to: { kind: 'url', url: 'javascript:alert(1)' }, links: [] }] } },
+        'header/links/0/to/url',
+      ],
+      [
+        { footer: { groups: [{ title: 'G', links: [{ title: 'L', to: { kind: 'url', url: '/relative' } }] }] } },
+        'footer/groups/0/links/0/to/url',
+      ],
+      [
+        {
+          announcement: {
+            enabled: true,
+            message: 'Hi there',
+            style: 'info',
+            link: { title: 'L', to: { kind: 'url', url: 'java\tscript:alert(1)' } },
+          },
+        },
+        'announcement/link/to/url',
+      ],
+    ];
+    for (const [body, field] of bodies) {
+      const put = await admin.client.put(`${api}/customization`, body);
+      expect(put.status, JSON.stringify(body)).toBe(400);
+      expect(put.body.error.message).toContain(field);
+      const patch = await admin.client.patch(`${api}/site-spaces/${siteSpace}/customization`, body);
+      expect(patch.status, JSON.stringify(body)).toBe(400);
+    }
+    // Web addresses (any case of the scheme) and mailto: links are accepted.
+    const good = await admin.client.put(`${api}/customization`, {
+      privacyPolicy: { url: 'HTTPS://example.com/privacy' },
+      favicon: { icon: { light: 'https://example.com/l.png', dark: 'http://example.com/d.png' } },
+      footer: {
+        groups: [{ title: 'Contact', links: [{ title: 'Mail', to: { kind: 'url', url: 'mailto:a@b.test' } }] }],
+      },
+    });
+    expect(good.status, JSON.stringify(good.body)).toBe(200);
+    const html = (await get(base)).body as string;
+    expect(html).toContain('<a href="HTTPS://example.com/privacy" rel="noopener">Privacy policy</a>');
+    expect(html).toContain('href="mailto:a@b.test"');
+    expect((await admin.client.put(`${api}/customization`, {})).status).toBe(200);
+  });
+
+  it('stored anyway (written before the check, or by hand), they render inert on every page, with or without content', async () => {
+    const store = async (siteId: string, customization: unknown) => {
+      await h.db
+        .updateTable('sites')
+        .set({ customization: customization === null ? null : JSON.stringify(customization) })
+        .where('id', '=', siteId)
+        .execute();
+      // What a write through the API does: the next request reads the site again.
+      h.app.published.invalidate();
+    };
+    const siteId = api.split('/').pop() as string;
+    // A site with no content: its pages (the 404 page, search) have no site space to resolve links in.
+    const empty = await publish('Empty Docs', []);
+    const emptyId = empty.api.split('/').pop() as string;
+    await store(siteId, HOSTILE_CUSTOMIZATION);
+    await store(emptyId, HOSTILE_CUSTOMIZATION);
+    const pages = [
+      base,
+      `${base}/json`,
+      `${base}/nowhere`,
+      `${base}/~search?q=alert`,
+      empty.base,
+      `${empty.base}/~search?q=x`,
+    ];
+    for (const path of pages) {
+      const res = await get(path);
+      expect(String(res.headers['content-type']), path).toContain('text/html');
+      const html = res.body as string;
+      expect(html, path).toContain('Read this');
+      expect(dangerousUrls(html), path).toEqual([]);
+      // Links without a safe target keep no anchor at all; their titles may stay as text.
+      expect(html, path).not.toMatch(/<a[^>]*>(Top|Sub|Foot|Go|Privacy policy)<\/a>/);
+    }
+    await store(siteId, null);
+    await store(emptyId, null);
+  });
+});
