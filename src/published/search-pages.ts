@@ -11,6 +11,7 @@ import { h } from 'hastscript';
 import { type AnswerState, answerQuestion } from '../ai/answer.js';
 import { markdownToDocument } from '../content/markdown.js';
 import { siteCustomization } from '../sites/customization.js';
+import { securityHeaders } from './headers.js';
 import type { SiteReader, SpaceContent } from './reader.js';
 import { DocumentRenderer } from './render/document.js';
 import type { Shell } from './render/layout.js';
@@ -122,11 +123,8 @@ export async function searchRoute(
   }
   const siteSpace = reader.defaultSiteSpace(reader.defaultSection());
   const page = shell(siteSpace ? await reader.content(siteSpace) : null);
-  if (name === '~ask' && !aiSearch)
-    return reply
-      .code(404)
-      .type('text/html; charset=utf-8')
-      .send(renderSearchPage(page, q, hits));
+  securityHeaders(reply, 'page').type('text/html; charset=utf-8');
+  if (name === '~ask' && !aiSearch) return reply.code(404).send(renderSearchPage(page, q, hits));
   const extra = name === '~ask' && q ? { answer: await answer(settings, reader, q) } : { askHref };
-  return reply.type('text/html; charset=utf-8').send(renderSearchPage(page, q, hits, extra));
+  return reply.send(renderSearchPage(page, q, hits, extra));
 }

@@ -17,6 +17,7 @@ import { withoutHiddenHeaderItems } from './adaptive.js';
 import type { Address } from './address.js';
 import { Memo, RenderCache, type Rendered, rendered } from './cache.js';
 import { feedbackRoute } from './feedback.js';
+import { securityHeaders } from './headers.js';
 import { machineFile } from './machine.js';
 import { hasConditions, loadSiteModel, readableSiteSpaces, type SiteModel, visitorView } from './model.js';
 import { SiteReader, type SpaceContent } from './reader.js';
@@ -57,6 +58,8 @@ export class PublishedSites {
 
   async serve(request: FastifyRequest, reply: FastifyReply, address: Address): Promise<FastifyReply> {
     const segments = address.rest.split('/').filter(Boolean);
+    // Whatever is answered; an HTML page sets its own policy when it is sent.
+    securityHeaders(reply, 'resource');
     // Static assets are the same for every site and reveal nothing: served before any access check.
     if (segments[0] === '~assets' && segments.length === 2) return this.asset(reply, segments[1] as string);
     // The one address a site answers a POST at: the page feedback form.
@@ -201,6 +204,8 @@ export class PublishedSites {
   /** Sends a rendered response, or 304 when the reader already has it. */
   send(request: FastifyRequest, reply: FastifyReply, result: Rendered): FastifyReply {
     reply.header('etag', result.etag);
+    // Before a 304 too: the browser takes a 304's headers as the new headers of the page it keeps.
+    if (result.type.startsWith('text/html')) securityHeaders(reply, 'page');
     const match = request.headers['if-none-match'];
     if (
       result.status === 200 &&
@@ -234,11 +239,9 @@ export class PublishedSites {
     const bytes = file ? await readBlob(this.app.db, file.blob) : undefined;
     if (!file || !bytes) return bare(reply, 404);
     const inline = file.contentType.startsWith('image/') && file.contentType !== 'image/svg+xml';
-    return reply
+    return securityHeaders(reply, 'file')
       .type(file.contentType)
       .header('etag', `"${file.blob}"`)
-      .header('x-content-type-options', 'nosniff')
-      .header('content-security-policy', "default-src 'none'; sandbox")
       .header(
         'content-disposition',
         `${inline ? 'inline' : 'attachment'}; filename*=UTF-8''${encodeURIComponent(file.name)}`,
@@ -254,7 +257,7 @@ export async function bare(reply: FastifyReply, status: 401 | 404): Promise<Fast
     status === 401
       ? ['Authentication required', 'You need to sign in to read this site.']
       : ['Page not found', 'There is no site or page at this address.'];
-  return reply
+  return securityHeaders(reply, 'page')
     .code(status)
     .header('cache-control', 'no-store')
     .header('x-robots-tag', 'noindex')

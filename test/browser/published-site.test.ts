@@ -1,15 +1,21 @@
 /**
  * A published site as a reader uses it, in a real browser: the page and its sidebar, a nested page
  * reached through the sidebar, the search box, the theme toggle, a phone-width layout, page feedback
- * (with and without JavaScript), no console
- * errors and no serious accessibility violations. Screenshots go to test-output/ (not committed).
+ * (with and without JavaScript), no console errors, no Content-Security-Policy violation (the site's
+ * policy lets its own scripts and styles run) and no serious accessibility violations. Screenshots go to test-output/ (not committed).
  */
 import { mkdirSync } from 'node:fs';
 import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app.js';
-import { browserMissing, checkAccessibility, collectConsoleErrors, launchBrowser } from '../helpers/browser.js';
+import {
+  browserMissing,
+  checkAccessibility,
+  collectConsoleErrors,
+  collectCspViolations,
+  launchBrowser,
+} from '../helpers/browser.js';
 import { edit, type PublishedWorld, publishedWorld } from '../helpers/published.js';
 
 const OUTPUT = 'test-output';
@@ -58,6 +64,8 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(60_000);
     const errors = collectConsoleErrors(page);
+    // The site's Content-Security-Policy lets every script and style of the site run.
+    const cspViolations = await collectCspViolations(page);
     // Console errors of failed loads do not name the resource; these do.
     const failed: string[] = [];
     page.on('response', (r) => {
@@ -118,6 +126,7 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     await page.locator('button.theme-toggle').click();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
 
+    expect(cspViolations).toEqual([]);
     expect(errors, failed.join('\n')).toEqual([]);
     await page.close();
   }, 300_000);
@@ -138,6 +147,8 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(60_000);
     const errors = collectConsoleErrors(page);
+    // The site's Content-Security-Policy lets every script and style of the site run.
+    const cspViolations = await collectCspViolations(page);
     await page.goto(`${w.siteUrl}/packages`);
     const npm = page.getByRole('tab', { name: 'npm' });
     const yarn = page.getByRole('tab', { name: 'Yarn' });
@@ -152,6 +163,7 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     expect(await npm.getAttribute('aria-selected')).toBe('true');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('npm');
     await expectNoSeriousViolations(page);
+    expect(cspViolations).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }, 300_000);
@@ -161,6 +173,8 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
     const errors = collectConsoleErrors(page);
+    // The site's Content-Security-Policy lets every script and style of the site run.
+    const cspViolations = await collectCspViolations(page);
     await page.goto(w.siteUrl);
     await expect(page.locator('h1.page-title').textContent()).resolves.toBe('🚀 Getting started');
     const widths = await page.evaluate(() => ({
@@ -181,6 +195,7 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
       await expect(page.locator('h1.page-title').textContent()).resolves.toBe('Installation');
     }
     await expectNoSeriousViolations(page);
+    expect(cspViolations).toEqual([]);
     expect(errors).toEqual([]);
     await context.close();
   }, 300_000);
@@ -194,6 +209,8 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(60_000);
     const errors = collectConsoleErrors(page);
+    // The site's Content-Security-Policy lets every script and style of the site run.
+    const cspViolations = await collectCspViolations(page);
     await page.goto(`${w.siteUrl}/installation`);
     const form = page.getByRole('form', { name: 'Was this page helpful?' });
     await form.getByRole('button', { name: 'Yes' }).click();
@@ -208,6 +225,7 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     await page.waitForFunction(() => document.getElementById('feedback-thanks')?.textContent?.includes('comment'));
     expect(await page.locator('form.feedback').count()).toBe(0);
     await expectNoSeriousViolations(page);
+    expect(cspViolations).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
 

@@ -78,6 +78,24 @@ export function collectConsoleErrors(page: Page): string[] {
   return errors;
 }
 
+/**
+ * Collects the page's Content-Security-Policy violations from now on (every document it loads): the
+ * `securitypolicyviolation` events, as `<directive> <blocked URI or 'inline'>`. The listener is
+ * added by the browser itself, before the page's own scripts, and reports through a binding, so the
+ * page's CSP does not stop it. Assert the array is empty at the end.
+ */
+export async function collectCspViolations(page: Page): Promise<string[]> {
+  const violations: string[] = [];
+  await page.exposeFunction('__binderyCspViolation', (text: string) => violations.push(text));
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      const report = (globalThis as unknown as { __binderyCspViolation(text: string): void }).__binderyCspViolation;
+      report(`${event.effectiveDirective} ${event.blockedURI || 'inline'}`);
+    });
+  });
+  return violations;
+}
+
 export interface AccessibilityViolation {
   id: string;
   impact: 'serious' | 'critical';

@@ -1,7 +1,10 @@
 /**
  * Stored XSS on published sites: script URLs in documents (Markdown and JSON) and in the
- * customization never reach an `href` or `src`; the customization refuses them (400).
+ * customization never reach an `href` or `src`; the customization refuses them (400); and every
+ * published response carries the security headers (CSP, nosniff, referrer and frame policies).
  */
+import { createHash } from 'node:crypto';
+import { fromHtml } from 'hast-util-from-html';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
 import { PNG } from '../helpers/fixtures.js';
@@ -200,5 +203,112 @@ describe('script URLs in the customization', () => {
     }
     await store(siteId, null);
     await store(emptyId, null);
+  });
+});
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** The CSP directives of a response, by name. */
+function directives(header: unknown): Map<string, string[]> {
+  expect(typeof header, 'content-security-policy header').toBe('string');
+  return new Map(
+    String(header)
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((d) => d[0])
+      .map(([name, ...values]) => [name as string, values]),
+  );
+}
+
+/** The inline scripts of a page (their text, as the browser hashes it). */
+function inlineScripts(html: string): string[] {
+  const scripts: string[] = [];
+  const visit = (node: {
+    type: string;
+    tagName?: string;
+    properties?: Record<string, unknown>;
+    children?: unknown[];
+  }) => {
+    if (node.type === 'element' && node.tagName === 'script' && !node.properties?.src) {
+      scripts.push((node.children as Array<{ value?: string }>).map((c) => c.value ?? '').join(''));
+    }
+    for (const child of (node.children ?? []) as Array<typeof node>) visit(child);
+  };
+  visit(fromHtml(html) as unknown as Parameters<typeof visit>[0]);
+  return scripts;
+}
+
+function expectCommonHeaders(headers: Record<string, unknown>, what: string) {
+  expect(headers['x-content-type-options'], what).toBe('nosniff');
+  expect(headers['referrer-policy'], what).toBe('strict-origin-when-cross-origin');
+  expect(headers['x-frame-options'], what).toBe('SAMEORIGIN');
+  const csp = directives(headers['content-security-policy']);
+  expect(csp.get('frame-ancestors'), what).toEqual(["'self'"]);
+  expect(csp.get('default-src'), what).toEqual(["'none'"]);
+  return csp;
+}
+
+describe('security headers', () => {
+  it('HTML pages: a CSP that runs only the site script and the hashed head script, nothing inline or foreign', async () => {
+    const page = await get(base);
+    const responses = {
+      page,
+      // A 304's headers replace those of the page the browser keeps: the page's policy, not another.
+      notModified: await get(base, { 'if-none-match': page.headers.etag as string }),
+      missing: await get(`${base}/nowhere`),
+      search: await get(`${base}/~search?q=alert`),
+      unknownSite: await get(`/sites/${orgId}/no-such-site`),
+    };
+    expect(responses.notModified.status).toBe(304);
+    expect(responses.missing.status).toBe(404);
+    expect(responses.unknownSite.status).toBe(404);
+    for (const [what, res] of Object.entries(responses)) {
+      if (res.status !== 304) expect(String(res.headers['content-type']), what).toContain('text/html');
+      const csp = expectCommonHeaders(res.headers, what);
+      const scripts = csp.get('script-src') ?? [];
+      expect(scripts, what).not.toContain("'unsafe-inline'");
+      expect(scripts, what).not.toContain("'unsafe-eval'");
+      expect(
+        scripts.filter((s) => !s.startsWith("'sha256-")),
+        what,
+      ).toEqual(["'self'"]);
+      // Every inline script of the page is allowed by its hash, and only those.
+      for (const script of inlineScripts(res.body as string)) expect(scripts, what).toContain(sha256(script));
+      expect(csp.get('object-src') ?? csp.get('default-src'), what).toEqual(["'none'"]);
+      expect(csp.get('base-uri'), what).toEqual(["'none'"]);
+      expect(csp.get('form-action'), what).toEqual(["'self'"]);
+      expect(csp.get('connect-src'), what).toEqual(["'self'"]);
+    }
+    expect(inlineScripts(responses.page.body as string)).toHaveLength(1);
+  });
+
+  it('everything else (Markdown, text, XML, JSON, assets, files, redirects, 304s): nothing runs, nothing loads', async () => {
+    const html = (await get(base)).body as string;
+    const css = /<link rel="stylesheet" href="([^"]+)"/.exec(html)?.[1] as string;
+    const js = /<script src="([^"]+)"/.exec(html)?.[1] as string;
+    const file = new RegExp(`<img src="(${base}/~files/[^"]+)"`).exec(html)?.[1] as string;
+    const etag = (await get(`${base}/markdown.md`)).headers.etag as string;
+    const paths: Array<[string, number, Record<string, string>?]> = [
+      [`${base}/markdown.md`, 200],
+      [`${base}/markdown.md`, 304, { 'if-none-match': etag }],
+      [`${base}/llms.txt`, 200],
+      [`${base}/llms-full.txt`, 200],
+      [`${base}/sitemap.xml`, 200],
+      [`${base}/robots.txt`, 200],
+      [`${base}/~search.json?q=alert`, 200],
+      [css, 200],
+      [js, 200],
+      [file, 200],
+      [`${base}/website`, 302],
+    ];
+    for (const [path, status, headers] of paths) {
+      const res = await get(path, headers);
+      expect(res.status, path).toBe(status);
+      const csp = expectCommonHeaders(res.headers, path);
+      expect(csp.get('script-src'), path).toBeUndefined();
+      expect(csp.get('style-src'), path).toBeUndefined();
+    }
+    // A file of the space is also sandboxed: an HTML or SVG file opened directly runs nothing.
+    expect(directives((await get(file)).headers['content-security-policy']).has('sandbox')).toBe(true);
   });
 });

@@ -8,6 +8,7 @@ import {
   browserMissing,
   checkAccessibility,
   collectConsoleErrors,
+  collectCspViolations,
   findChromium,
   launchBrowser,
 } from '../helpers/browser.js';
@@ -49,6 +50,32 @@ describe.skipIf(browserMissing)('a real browser', () => {
     );
     await page.waitForTimeout(100);
     expect(errors).toEqual(['console: boom', 'uncaught: late']);
+    await page.close();
+  });
+
+  it('collects Content-Security-Policy violations, and none where the policy allows what runs', async () => {
+    const page = await browser.newPage();
+    const violations = await collectCspViolations(page);
+    // Served with a real header (intercepted, so nothing listens anywhere).
+    const serve = async (policy: string) => {
+      await page.route('http://csp.test/', (route) =>
+        route.fulfill({
+          contentType: 'text/html',
+          headers: { 'content-security-policy': policy },
+          body: '<p id="p">x</p><script>document.getElementById("p").textContent = "ran"</script>',
+        }),
+      );
+      await page.goto('http://csp.test/');
+      await page.unroute('http://csp.test/');
+    };
+    await serve("script-src 'none'");
+    // The binding reports asynchronously: wait for the report, not for a time.
+    await expect.poll(() => violations).toEqual(['script-src-elem inline']);
+    expect(await page.textContent('#p')).toBe('x');
+    violations.length = 0;
+    await serve("script-src 'unsafe-inline'");
+    expect(await page.textContent('#p')).toBe('ran');
+    expect(violations).toEqual([]);
     await page.close();
   });
 
