@@ -115,6 +115,24 @@ const HOSTILE_CUSTOMIZATION = {
   },
 };
 
+describe('script URLs in redirects', () => {
+  it('an external redirect to a script URL is no redirect; one to a web address is', async () => {
+    for (const [source, url] of [
+      ['/evil', 'JavaScript:alert(41)'],
+      ['/good', 'https://example.com/moved'],
+    ]) {
+      const made = await admin.client.post(`${api}/redirects`, { source, destination: { kind: 'external', url } });
+      expect(made.status, JSON.stringify(made.body)).toBe(201);
+    }
+    const evil = await get(`${base}/evil`);
+    expect(evil.status).toBe(404);
+    expect(evil.headers.location).toBeUndefined();
+    const good = await get(`${base}/good`);
+    expect(good.status).toBe(308);
+    expect(good.headers.location).toBe('https://example.com/moved');
+  });
+});
+
 describe('script URLs in the customization', () => {
   it('are refused with a 400 naming the field, on the site and on a site space', async () => {
     const siteSpace = (await admin.client.get(`${api}/site-spaces`)).body.items[0].id as string;
