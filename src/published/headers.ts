@@ -45,6 +45,20 @@ export const FILE_CSP = `${RESOURCE_CSP}; sandbox`;
 
 const POLICIES = { page: PAGE_CSP, resource: RESOURCE_CSP, file: FILE_CSP };
 
+/** The JavaScript MIME types (WHATWG MIME Sniffing), which a browser runs from a `<script src>`. */
+const SCRIPT_TYPE =
+  /^\s*(?:application\/(?:x-)?(?:ecma|java)script|text\/(?:x-)?(?:ecma|java)script(?:1\.[0-5])?|text\/(?:jscript|livescript))\s*(?:;|$)/i;
+
+/**
+ * The type a space's file is served as: its own, except a script type, which becomes plain text. The
+ * page policy allows scripts of the site's origin, and files are served from that origin: with
+ * `nosniff`, a file served as text can never be run as a script, even by a page that was made to
+ * load it.
+ */
+export function fileType(contentType: string): string {
+  return SCRIPT_TYPE.test(contentType) ? 'text/plain; charset=utf-8' : contentType;
+}
+
 /** Sets the security headers of a published response: `page` for an HTML page, `file` for a space's file. */
 export function securityHeaders(reply: FastifyReply, kind: keyof typeof POLICIES): FastifyReply {
   return reply

@@ -17,7 +17,7 @@ import { withoutHiddenHeaderItems } from './adaptive.js';
 import type { Address } from './address.js';
 import { Memo, RenderCache, type Rendered, rendered } from './cache.js';
 import { feedbackRoute } from './feedback.js';
-import { securityHeaders } from './headers.js';
+import { fileType, securityHeaders } from './headers.js';
 import { machineFile } from './machine.js';
 import { hasConditions, loadSiteModel, readableSiteSpaces, type SiteModel, visitorView } from './model.js';
 import { SiteReader, type SpaceContent } from './reader.js';
@@ -240,7 +240,7 @@ export class PublishedSites {
     if (!file || !bytes) return bare(reply, 404);
     const inline = file.contentType.startsWith('image/') && file.contentType !== 'image/svg+xml';
     return securityHeaders(reply, 'file')
-      .type(file.contentType)
+      .type(fileType(file.contentType))
       .header('etag', `"${file.blob}"`)
       .header(
         'content-disposition',

@@ -39,7 +39,15 @@ beforeAll(async () => {
     () => [
       {
         operation: 'insert_files',
-        files: [{ ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: PNG.toString('base64') }],
+        files: [
+          { ref: 'logo', name: 'logo.png', contentType: 'image/png', base64: PNG.toString('base64') },
+          {
+            ref: 'script',
+            name: 'evil.js',
+            contentType: 'text/javascript',
+            base64: Buffer.from('alert(document.domain)').toString('base64'),
+          },
+        ],
       },
       {
         operation: 'insert_page',
@@ -328,5 +336,19 @@ describe('security headers', () => {
     }
     // A file of the space is also sandboxed: an HTML or SVG file opened directly runs nothing.
     expect(directives((await get(file)).headers['content-security-policy']).has('sandbox')).toBe(true);
+  });
+
+  it("a space's script file is served as text: the page policy allows the site's origin, nosniff then runs nothing", async () => {
+    const files = (await admin.client.get(`/v1/spaces/${spaceId}/content/files`)).body.items as Array<{
+      id: string;
+      name: string;
+    }>;
+    const script = files.find((f) => f.name === 'evil.js');
+    const res = await get(`${base}/~files/${spaceId}/${script?.id}/evil.js`);
+    expect(res.status).toBe(200);
+    expect(res.body).toBe('alert(document.domain)');
+    expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
+    expect(res.headers['x-content-type-options']).toBe('nosniff');
+    expect(res.headers['content-disposition']).toMatch(/^attachment;/);
   });
 });

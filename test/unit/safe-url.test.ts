@@ -16,6 +16,7 @@ import {
   urlScheme,
   WEB_URL_PATTERN,
 } from '../../src/content/safe-url.js';
+import { fileType } from '../../src/published/headers.js';
 import { sanitizeUrls } from '../../src/published/render/url-attributes.js';
 
 const SVG = 'data:image/svg+xml,%3Csvg%3E%3C/svg%3E';
@@ -188,5 +189,21 @@ describe('the Markdown importer', () => {
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('fileType: how a space file is served (src/published/headers.ts)', () => {
+  it.each([
+    ['text/javascript', 'text/plain; charset=utf-8'],
+    ['Application/JavaScript; charset=utf-8', 'text/plain; charset=utf-8'],
+    ['application/x-javascript', 'text/plain; charset=utf-8'],
+    ['text/ecmascript', 'text/plain; charset=utf-8'],
+    ['text/javascript1.5', 'text/plain; charset=utf-8'],
+    ['text/jscript', 'text/plain; charset=utf-8'],
+    ['image/png', 'image/png'],
+    ['application/json', 'application/json'],
+    ['text/javascriptish', 'text/javascriptish'],
+  ])('%s → %s', (type, served) => {
+    expect(fileType(type)).toBe(served);
   });
 });
