@@ -177,6 +177,31 @@ describe('webhooks', () => {
     expect((await admin.client.get(`${base}/${created.id}/deliveries?status=lost`)).status).toBe(400);
   });
 
+  it('refuses a URL with user information or another scheme, on create and on update', async () => {
+    const { id: org, admin } = await h.org();
+    const base = `/v1/orgs/${org}/webhooks`;
+    const created = (await admin.client.post(base, body())).body;
+    for (const url of [
+      'http://user:s3cret@hooks.example.test/in',
+      'https://token@hooks.example.test/in',
+      'https://:s3cret@hooks.example.test/in',
+      'ftp://hooks.example.test/in',
+      'file:///etc/passwd',
+      'javascript:alert(1)',
+    ]) {
+      for (const res of [
+        await admin.client.post(base, body({ url })),
+        await admin.client.patch(`${base}/${created.id}`, { url }),
+      ]) {
+        expect(res.status, url).toBe(400);
+        expect(res.body.error.message, url).toMatch(/body\/url/);
+        expect(JSON.stringify(res.body), url).not.toContain('s3cret');
+      }
+    }
+    const list = await admin.client.get(base);
+    expect(list.body.items.map((w: { url: string }) => w.url)).toEqual(['https://hooks.example.test/in']);
+  });
+
   it('refuses private and loopback receivers unless FETCH_ALLOW_PRIVATE', async () => {
     const { id: org, admin } = await guarded.org();
     for (const url of [

@@ -57,7 +57,12 @@ async function checkInput(input: WebhookInput, settings: WebhookSettings): Promi
   if (unknown !== undefined) throw badRequest(`body/events: "${unknown}" is not an event type, a family (x.*) or *`);
   if (input.url !== undefined) {
     try {
-      await assertFetchableUrl(input.url, settings.fetchAllowPrivate);
+      const url = await assertFetchableUrl(input.url, settings.fetchAllowPrivate);
+      // A webhook's URL is shown back in every answer, event and audit entry: it must hold no
+      // password (deliveries are authenticated by their signature, not by the URL).
+      if (url.username !== '' || url.password !== '') {
+        throw badRequest('body/url must not contain user information (user:password@); webhooks are signed instead');
+      }
     } catch (error) {
       if (error instanceof FetchError) throw badRequest(`body/url: ${error.message}`);
       throw error;
