@@ -7,9 +7,59 @@
 import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
 import pino from 'pino';
 
-/** How a request appears in every log entry (the logger's `req` serializer): never its headers. */
+/**
+ * Query parameters that carry a credential, whose values never reach a log: a published site's
+ * share-link key, visitor token and preview token (src/published/access.ts), the API's `shareKey`
+ * (site lookups), and `access_token` (a bearer token in the query, RFC 6750 §2.3, which a client may
+ * send even though Bindery reads tokens only from `Authorization`). Names are compared decoded and
+ * lower-cased, so `?jwt%5Ftoken=` or `?Share=` are caught too.
+ */
+export const SECRET_QUERY_PARAMETERS: ReadonlySet<string> = new Set([
+  'share',
+  'sharekey',
+  'jwt_token',
+  'preview',
+  'access_token',
+]);
+const REDACTED = '[REDACTED]';
+/** A query that may name one of them (a cheap test before splitting the query). */
+const MAYBE_SECRET = /share|jwt|preview|token|%/i;
+
+function decodedName(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * A request URL as it may be logged: the value of every {@link SECRET_QUERY_PARAMETERS} replaced
+ * by `[REDACTED]` (the name kept, so a log still shows that one was given). Every URL a log line
+ * holds goes through here: the `req` serializer and the direct success line.
+ */
+export function loggableUrl(url: string): string {
+  const at = url.indexOf('?');
+  if (at < 0) return url;
+  const query = url.slice(at + 1);
+  if (!MAYBE_SECRET.test(query)) return url;
+  let changed = false;
+  const parts = query.split('&').map((part) => {
+    const equals = part.indexOf('=');
+    const name = equals < 0 ? part : part.slice(0, equals);
+    if (!SECRET_QUERY_PARAMETERS.has(decodedName(name))) return part;
+    changed = true;
+    return `${name}=${REDACTED}`;
+  });
+  return changed ? `${url.slice(0, at)}?${parts.join('&')}` : url;
+}
+
+/**
+ * How a request appears in every log entry (the logger's `req` serializer): never its headers (so
+ * neither `Authorization` nor `Cookie`), and its URL without credentials ({@link loggableUrl}).
+ */
 export function serializeRequest(request: FastifyRequest): { method: string; url: string; remoteAddress: string } {
-  return { method: request.method, url: request.url, remoteAddress: request.ip };
+  return { method: request.method, url: loggableUrl(request.url), remoteAddress: request.ip };
 }
 
 const { chindingsSym, streamSym } = pino.symbols;
@@ -82,7 +132,7 @@ function successLine(
   statusCode: number,
   responseTimeMs: number,
 ): string {
-  const req = `{${field('method', method).slice(1)}${field('url', url)}${field('remoteAddress', remoteAddress)}}`;
+  const req = `{${field('method', method).slice(1)}${field('url', loggableUrl(url))}${field('remoteAddress', remoteAddress)}}`;
   const responseTime = Math.round(responseTimeMs * 100) / 100;
   return `{"level":${INFO},"time":${Date.now()}${bindings},"req":${req},"res":{"statusCode":${statusCode}},"responseTime":${responseTime},"msg":"request completed"}\n`;
 }

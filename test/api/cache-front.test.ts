@@ -110,6 +110,18 @@ describe('the response cache front door', () => {
     expect(s.seen.filter((u) => u === url)).toHaveLength(1);
   });
 
+  it('logs the URL without its credentials, as the line of Fastify does (core/request-log.ts)', async () => {
+    const org = await s.h.org();
+    const url = `/v1/orgs/${org.id}?shareKey=k3y-of-a-share-link&access_token=${org.admin.token}`;
+    const first = await get(s, org.admin.token, url);
+    const second = await get(s, org.admin.token, url);
+    expect(s.seen.filter((u) => u === url)).toHaveLength(1); // the second one was the front door's
+    const redacted = `/v1/orgs/${org.id}?shareKey=[REDACTED]&access_token=[REDACTED]`;
+    expect(lineOf(s, first.headers['x-request-id']).req.url).toBe(redacted);
+    expect(lineOf(s, second.headers['x-request-id']).req.url).toBe(redacted);
+    expect(JSON.stringify(s.lines)).not.toContain('k3y-of-a-share-link');
+  });
+
   it('answers If-None-Match as Fastify does: 304 with the ETag when it matches, the answer when not', async () => {
     const org = await s.h.org();
     const url = `/v1/orgs/${org.id}`;
