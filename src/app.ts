@@ -33,6 +33,7 @@ import { registerRateLimit } from './core/rate-limit.js';
 import { flushRequestLog, RequestLog, serializeRequest } from './core/request-log.js';
 import { registerResponseCache } from './core/response-cache.js';
 import { SCOPES } from './core/scopes.js';
+import { secretsKey } from './core/secrets.js';
 import { Urls } from './core/urls.js';
 import { rejectNulCharacters, schemaCompilers } from './core/validation.js';
 import { createDb, type Db, driverOf } from './db/database.js';
@@ -203,7 +204,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     }
   } else app.decorate('responseCache', null);
   // Idempotency-Key on POST: a retry replays the first response instead of doing the work again.
-  registerIdempotency(app, db);
+  registerIdempotency(app, db, () => secretsKey(db, config.secretsKey, app.log));
   app.addSchema(ErrorBody);
   // Every route documents the error envelope for its failures.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);

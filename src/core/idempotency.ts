@@ -11,12 +11,20 @@
  * retry runs again); neither are bodies that are not text. A row left `running` by a process that
  * died is taken over after {@link ABANDONED_MS}. Expired rows are purged at most every 10 minutes.
  * Requests refused before the handler (authentication, rate limit, validation) never claim the key.
+ *
+ * A kept body is sealed (src/core/secrets.ts, bound to the token and key): the answers worth
+ * replaying are those of creations, and some of them hold a secret shown only once (a webhook's
+ * signing secret, a site's visitor key, a token). Keeping them readable would leave those secrets in
+ * the database for a day; not keeping them would break the one retry that matters (the answer of a
+ * creation lost on the way: run again, it would make a second one with another secret). Sealed, a
+ * replay still gives the same caller the same answer, and a row copied elsewhere reads as nothing.
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { ApiError, badRequest, conflict } from './errors.js';
+import { decryptSecret, encryptSecret } from './secrets.js';
 
 const KEEP_MS = 24 * 3_600_000;
 /** A claim older than this with no response stored belongs to a request that will never finish. */
@@ -46,8 +54,20 @@ function header(request: FastifyRequest, name: string): string | undefined {
 type Stored = { status: number; headers: Record<string, string>; body: string };
 type ClaimResult = { claimed: true } | { claimed: false; stored: Stored };
 
+/** What a sealed body is bound to: the token and the key it was answered for. */
+const sealingContext = (claimKey: Claim) => `idempotency:${claimKey.tokenId}:${claimKey.key}`;
+
+function unseal(key: Buffer, claimKey: Claim, sealed: string): string {
+  try {
+    return decryptSecret(key, sealed, sealingContext(claimKey));
+  } catch {
+    // Sealed under another SECRETS_KEY (changed since): the answer cannot be given back.
+    throw conflict('Idempotency-Key: the response kept for this key can no longer be read; use a new key');
+  }
+}
+
 /** Inserts the key's row, or says why not: a stored response to replay, or an error. */
-async function claim(db: Db, claimKey: Claim, print: string): Promise<ClaimResult> {
+async function claim(db: Db, claimKey: Claim, print: string, sealKey: () => Promise<Buffer>): Promise<ClaimResult> {
   for (let attempt = 0; attempt < 3; attempt++) {
     const now = new Date();
     try {
@@ -97,15 +117,14 @@ async function claim(db: Db, claimKey: Claim, print: string): Promise<ClaimResul
     if (row.state !== 'done' || row.status === null) {
       throw conflict('Idempotency-Key: the first request with this key is still being processed; retry later');
     }
-    return {
-      claimed: false,
-      stored: { status: row.status, headers: JSON.parse(row.headers ?? '{}'), body: row.body ?? '' },
-    };
+    const body = row.body === null ? '' : unseal(await sealKey(), claimKey, row.body);
+    return { claimed: false, stored: { status: row.status, headers: JSON.parse(row.headers ?? '{}'), body } };
   }
   throw conflict('Idempotency-Key: the key is being used by concurrent requests; retry later');
 }
 
-export function registerIdempotency(app: FastifyInstance, db: Db): void {
+/** @param sealKey The key kept bodies are sealed with (the server's secrets key). */
+export function registerIdempotency(app: FastifyInstance, db: Db, sealKey: () => Promise<Buffer>): void {
   const claims = new WeakMap<FastifyRequest, Claim>();
   let lastPurge = 0;
 
@@ -126,7 +145,7 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       throw badRequest('Idempotency-Key must be 1 to 255 visible ASCII characters');
     }
     const claimKey = { tokenId: request.auth.tokenId, key };
-    const result = await claim(db, claimKey, fingerprint(request));
+    const result = await claim(db, claimKey, fingerprint(request), sealKey);
     purge();
     if (result.claimed) {
       claims.set(request, claimKey);
@@ -161,7 +180,8 @@ export function registerIdempotency(app: FastifyInstance, db: Db): void {
       if (value !== undefined) headers[name] = String(value);
     }
     // Stored before the response leaves, so a retry sent after it arrives finds it.
-    await row.set({ state: 'done', status: reply.statusCode, headers: JSON.stringify(headers), body: text }).execute();
+    const body = encryptSecret(await sealKey(), text, sealingContext(claimKey));
+    await row.set({ state: 'done', status: reply.statusCode, headers: JSON.stringify(headers), body }).execute();
     return payload;
   }
 

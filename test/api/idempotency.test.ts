@@ -74,6 +74,44 @@ describe('Idempotency-Key', () => {
     expect(await spaceCount(org.id)).toBe(2);
   });
 
+  it("keeps the answer sealed: a webhook's secret is not in the database, yet the retry gets the same answer", async () => {
+    const org = await h.org();
+    const url = `/v1/orgs/${org.id}/webhooks`;
+    const body = { url: 'https://hooks.example.test/in', events: ['space.*'] };
+    const first = await keyed(org.admin.client, url, body, 'webhook-1');
+    expect(first.status).toBe(201);
+    const secret = first.body.secret as string;
+    expect(secret).toMatch(/^whsec_/);
+    const tokenId = await tokenIdOf(org.admin.user.id);
+    const row = await h.db
+      .selectFrom('idempotency_keys')
+      .selectAll()
+      .where('token_id', '=', tokenId)
+      .where('key', '=', 'webhook-1')
+      .executeTakeFirstOrThrow();
+    expect(row.body).not.toContain(secret);
+    expect(row.body).not.toContain(secret.slice('whsec_'.length));
+    expect(row.body).not.toContain(first.body.id);
+
+    const retry = await keyed(org.admin.client, url, body, 'webhook-1');
+    expect(retry.status).toBe(201);
+    expect(retry.headers['idempotent-replayed']).toBe('true');
+    expect(retry.body).toEqual(first.body);
+    expect(retry.headers.location).toBe(first.headers.location);
+    const hooks = await h.db.selectFrom('webhooks').select('id').where('organization_id', '=', org.id).execute();
+    expect(hooks).toHaveLength(1);
+
+    // The sealed answer is bound to its token and key: copied under another token, it reads as nothing.
+    const other = await h.member(org.id, 'admin');
+    await h.db
+      .insertInto('idempotency_keys')
+      .values({ ...row, token_id: await tokenIdOf(other.user.id) })
+      .execute();
+    const stolen = await keyed(other.client, url, body, 'webhook-1');
+    expect(stolen.status).toBe(409);
+    expect(JSON.stringify(stolen.body)).not.toContain(secret);
+  });
+
   it('replays errors the handler answered too (but not 5xx), and 204s', async () => {
     const org = await h.org();
     const missing = await keyed(org.admin.client, '/v1/spaces/no-such-space/restore', {}, 'restore-missing');

@@ -19,6 +19,7 @@ import * as m0016 from './0016_events_by_id.js';
 import * as m0017 from './0017_insight_events_by_time.js';
 import * as m0018 from './0018_jobs_by_finish.js';
 import * as m0019 from './0019_space_first_revisions.js';
+import * as m0020 from './0020_idempotency_sealed.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -40,4 +41,5 @@ export const migrations: Record<string, Migration> = {
   '0017_insight_events_by_time': m0017,
   '0018_jobs_by_finish': m0018,
   '0019_space_first_revisions': m0019,
+  '0020_idempotency_sealed': m0020,
 };
