@@ -29,6 +29,7 @@ import { registerIdempotency } from './core/idempotency.js';
 import { newId } from './core/ids.js';
 import { ResourceLocks } from './core/locks.js';
 import { registerMetrics } from './core/metrics.js';
+import { trustProxyOption } from './core/proxy.js';
 import { registerRateLimit } from './core/rate-limit.js';
 import { flushRequestLog, RequestLog, serializeRequest } from './core/request-log.js';
 import { registerResponseCache } from './core/response-cache.js';
@@ -62,11 +63,6 @@ export interface BuildOptions {
    * time and idle memory) or at start-up (`app.ready()` then fails on any broken schema).
    */
   compileSchemas?: 'lazy' | 'eager';
-}
-
-/** Fastify's types take a hop count as a function (what it does with a number at run time). */
-function trustProxyOption(trust: Config['trustProxy']) {
-  return typeof trust === 'number' ? (_address: string, hop: number) => hop < trust : trust;
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {

@@ -16,6 +16,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import type { ChangeFeed } from './change-feed.js';
 import { noneMatchHits } from './conditional.js';
 import { newId } from './ids.js';
+import { type TrustProxy, trustFunction } from './proxy.js';
 import type { Charge, RateLimiter } from './rate-limit.js';
 import type { RequestLine } from './request-log.js';
 import type { ResponseCache } from './response-cache.js';
@@ -104,14 +105,4 @@ export function cacheFront(options: CacheFrontOptions): CacheFrontHandler {
       res.destroy(error instanceof Error ? error : new Error(String(error)));
     });
   };
-}
-
-type TrustFunction = (address: string, hop: number) => boolean;
-type TrustProxy = boolean | string[] | TrustFunction;
-
-/** The trust function Fastify makes of its `trustProxy` option (lib/request.js); null for none. */
-function trustFunction(trust: TrustProxy): TrustFunction | null {
-  if (trust === false) return null;
-  if (trust === true) return () => true;
-  return typeof trust === 'function' ? trust : proxyAddr.compile(trust);
 }

@@ -13,6 +13,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { App } from '../core/app.js';
+import { fromTrustedProxy, trustFunction, trustProxyOption } from '../core/proxy.js';
 import { Memo } from './cache.js';
 import { FEEDBACK_BODY_LIMIT } from './feedback.js';
 import { findSiteId, type HostSite, matchHostSite, sitesOnHost } from './model.js';
@@ -33,13 +34,14 @@ function pathOf(url: string): string {
   return at < 0 ? url : url.slice(0, at);
 }
 
-/** The host the request was sent to, lower-cased (the first of `X-Forwarded-Host`, else `Host`). */
+/**
+ * The host the request was sent to, lower-cased: Fastify's `request.host`, which is
+ * `X-Forwarded-Host` only when a proxy `TRUST_PROXY` trusts sent it (else any client could have a
+ * site answer on the API's address, or the API's host be taken for a site's), else `Host`.
+ */
 function hostOf(request: FastifyRequest): string | undefined {
-  const header = request.headers['x-forwarded-host'] ?? request.headers.host;
-  if (header === undefined) return undefined;
-  const text = String(header);
-  const comma = text.indexOf(',');
-  return (comma < 0 ? text : text.slice(0, comma)).trim().toLowerCase();
+  const host = request.host;
+  return host === '' ? undefined : host.toLowerCase();
 }
 
 function safeDecode(segment: string): string | null {
@@ -68,18 +70,24 @@ async function publishedPlugin(app: App): Promise<void> {
     done();
   });
 
-  const secureOf = (request: FastifyRequest, fallback: boolean) => {
-    const forwarded = request.headers['x-forwarded-proto'];
-    return typeof forwarded === 'string' ? forwarded.split(',')[0]?.trim() === 'https' : fallback;
-  };
+  // Whether the reader came over HTTPS: what a trusted proxy's `X-Forwarded-Proto` says (Fastify's
+  // `request.protocol` then), else `fallback`. A client's own header is ignored: it would drop the
+  // cookies' `Secure` flag and make pages (and their render cache entries) for another origin.
+  const trusted = trustFunction(trustProxyOption(app.config.trustProxy));
+  const secureOf = (request: FastifyRequest, fallback: boolean) =>
+    request.headers['x-forwarded-proto'] !== undefined && fromTrustedProxy(trusted, request.raw.socket)
+      ? request.protocol === 'https'
+      : fallback;
 
-  // Sites on their own host. Hosts are lower-cased; the API's own host is never a site's.
-  const serveOnHost = (request: FastifyRequest, reply: FastifyReply, host: string, site: HostSite) => {
+  // Sites on their own host. Hosts are lower-cased; the API's own host is never a site's. The
+  // origin is the site's hostname without the request's port, as the API gives its address
+  // (src/sites/urls.ts): any port a request names would otherwise be a render cache entry of its own.
+  const serveOnHost = (request: FastifyRequest, reply: FastifyReply, hostname: string, site: HostSite) => {
     const secure = secureOf(request, true);
     return published.serve(request, reply, {
       siteId: site.siteId,
       basePath: site.basePath,
-      origin: `${secure ? 'https' : 'http'}://${host}`,
+      origin: `${secure ? 'https' : 'http'}://${hostname}`,
       rest: pathOf(request.url).slice(site.basePath.length),
       secure,
     });
@@ -99,7 +107,7 @@ async function publishedPlugin(app: App): Promise<void> {
     if (known !== undefined) {
       const match = matchHostSite(known, pathOf(request.url));
       if (!match) return done();
-      serveOnHost(request, reply, host, match).catch(done);
+      serveOnHost(request, reply, hostname, match).catch(done);
       return;
     }
     hosts
@@ -107,7 +115,7 @@ async function publishedPlugin(app: App): Promise<void> {
       .then((sites) => {
         const match = matchHostSite(sites, pathOf(request.url));
         if (!match) return done();
-        serveOnHost(request, reply, host, match).catch(done);
+        serveOnHost(request, reply, hostname, match).catch(done);
       }, done);
   });
 
