@@ -9,7 +9,15 @@
  * | `visitor-auth` | a JWT (HS256) signed with the site's visitor key, as `?jwt_token=`, then the cookie it sets; otherwise the site's login URL (`fallbackURL`, with `?location=`) or 401 |
  *
  * A preview link (`getSitePublishingPreviewById`) carries `?preview=<token>`: a JWT signed with the
- * server's signing key naming the site, valid one hour, which opens the site whatever its state.
+ * server's signing key naming the site, valid one hour, which opens the site whatever its state; one
+ * made for a site space (`?siteSpace=`) opens that site space only (the others stay as the site's
+ * state and visibility make them for this reader).
+ *
+ * A visitor token must say when it expires (`exp`): without one it would open the site for ever, and
+ * its cookie would have no end either. Its audience and issuer are not checked: a site's visitor
+ * settings name neither (the official `SitePublishingAuth` has a key and URLs only), GitBook's guide
+ * signs tokens without them, and the key is the site's own, so a token made for another site, or by
+ * anyone else, does not verify anyway.
  * A credential given in the query is moved to a cookie scoped to the site's path, and the reader is
  * sent to the same address without it (so it does not stay in history, logs or shared links).
  * jose is imported where a token is signed or verified, not at start-up (idle memory).
@@ -17,8 +25,11 @@
 import type { SiteModel } from './model.js';
 
 export type Access =
-  /** `claims`: what the visitor's token says of them (visitor-auth sites), for adaptive content. */
-  | { kind: 'open'; preview: boolean; claims?: Record<string, unknown> }
+  /**
+   * `claims`: what the visitor's token says of them (visitor-auth sites), for adaptive content.
+   * `siteSpace`: opened by a preview of that site space, the only one then readable.
+   */
+  | { kind: 'open'; preview: boolean; claims?: Record<string, unknown>; siteSpace?: string }
   /** Keep `cookie` and come back to `location` (the same address without the credential). */
   | { kind: 'remember'; cookie: { name: string; value: string; maxAge: number }; location: string }
   | { kind: 'not-found' }
@@ -62,12 +73,24 @@ export async function previewToken(key: Uint8Array, siteId: string, siteSpaceId?
     .sign(key);
 }
 
-async function validPreview(token: string | undefined, key: Uint8Array, siteId: string): Promise<number | null> {
+/** When a valid preview token of `siteId` expires, and the site space it is limited to (if any). */
+async function validPreview(
+  token: string | undefined,
+  key: Uint8Array,
+  siteId: string,
+): Promise<{ expires: number; siteSpace?: string } | null> {
   if (!token) return null;
   try {
     const { jwtVerify } = await import('jose');
-    const { payload } = await jwtVerify(token, key, { algorithms: ['HS256'], audience: 'bindery-preview' });
-    return payload.site === siteId && payload.exp ? payload.exp : null;
+    const { payload } = await jwtVerify(token, key, {
+      algorithms: ['HS256'],
+      audience: 'bindery-preview',
+      requiredClaims: ['exp'],
+    });
+    if (payload.site !== siteId || !payload.exp) return null;
+    const { siteSpace } = payload;
+    if (siteSpace === undefined) return { expires: payload.exp };
+    return typeof siteSpace === 'string' ? { expires: payload.exp, siteSpace } : null;
   } catch {
     return null;
   }
@@ -87,10 +110,13 @@ async function validVisitorToken(
   if (!token) return null;
   try {
     const { jwtVerify } = await import('jose');
-    const { payload } = await jwtVerify(token, new TextEncoder().encode(privateKey), { algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(token, new TextEncoder().encode(privateKey), {
+      algorithms: ['HS256'],
+      requiredClaims: ['exp'],
+    });
     const now = Math.floor(Date.now() / 1000);
     const claims = Object.fromEntries(Object.entries(payload).filter(([key]) => !REGISTERED.has(key)));
-    return { left: payload.exp ? Math.max(payload.exp - now, 1) : 24 * 3600, claims };
+    return { left: Math.max((payload.exp as number) - now, 1), claims };
   } catch {
     return null;
   }
@@ -104,18 +130,31 @@ export async function decideAccess(model: SiteModel, credentials: Credentials): 
   const previewCookie = cookies[cookieName('preview', site.id)];
   if (previewParam || previewCookie) {
     const key = await credentials.signingKey();
-    const expires = await validPreview(previewParam ?? previewCookie, key, site.id);
-    if (expires && previewParam) {
-      const maxAge = Math.max(expires - Math.floor(Date.now() / 1000), 1);
+    const preview = await validPreview(previewParam ?? previewCookie, key, site.id);
+    if (preview && previewParam) {
+      const maxAge = Math.max(preview.expires - Math.floor(Date.now() / 1000), 1);
       return {
         kind: 'remember',
         cookie: { name: cookieName('preview', site.id), value: previewParam, maxAge },
         location: without(credentials.url, 'preview'),
       };
     }
-    if (expires) return { kind: 'open', preview: true };
+    if (preview?.siteSpace !== undefined) {
+      // A preview of one site space: the site as this reader may see it anyway, else that one only.
+      const access = await readerAccess(model, credentials);
+      return access.kind === 'open' || access.kind === 'remember'
+        ? access
+        : { kind: 'open', preview: true, siteSpace: preview.siteSpace };
+    }
+    if (preview) return { kind: 'open', preview: true };
   }
+  return readerAccess(model, credentials);
+}
 
+/** Access by the site's state and visibility (no preview). */
+async function readerAccess(model: SiteModel, credentials: Credentials): Promise<Access> {
+  const { site } = model;
+  const { query, cookies } = credentials;
   if (site.published !== 1) return { kind: 'not-found' };
   switch (site.visibility) {
     case 'public':

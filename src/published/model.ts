@@ -48,6 +48,11 @@ export interface SiteModel {
    * condition does not hold; empty in the model as loaded, filled in by {@link visitorView} per request.
    */
   hidden: ReadonlySet<string>;
+  /**
+   * Set by {@link previewView}: the one site space a preview link opens. The site's addresses stay
+   * those of the whole site then (its default section and site spaces are not taken from the others).
+   */
+  previewOf?: string;
 }
 
 /** The site spaces a reader may open: those whose space still exists and is not deleted. */
@@ -89,6 +94,18 @@ export function visitorView(model: SiteModel, visitor: VisitorContext): SiteMode
     if (!conditionHolds(condition, visitor)) hidden.add(headerKey(condition));
   }
   return hidden.size === 0 ? model : { ...model, hidden };
+}
+
+/**
+ * The site as a preview of one site space shows it: every other site space, and every section but
+ * that one's, hidden (from navigation, search, the machine-readable files; their pages answer 404).
+ */
+export function previewView(model: SiteModel, siteSpaceId: string): SiteModel {
+  const hidden = new Set(model.hidden);
+  const previewed = model.structure.siteSpaces.find((s) => s.id === siteSpaceId);
+  for (const s of model.structure.siteSpaces) if (s.id !== siteSpaceId) hidden.add(s.id);
+  for (const s of model.structure.sections) if (s.id !== previewed?.section_id) hidden.add(s.id);
+  return { ...model, hidden, previewOf: siteSpaceId };
 }
 
 /** Id of the site `basename` of the organization whose hostname or id is `organization`. */

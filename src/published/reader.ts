@@ -108,6 +108,26 @@ export class SiteReader {
     return siteSpaces.find((s) => s.is_default === 1) ?? siteSpaces[0] ?? null;
   }
 
+  /**
+   * The site as addresses are made from it: in the preview of one site space, the whole site (the
+   * previewed one keeps its address, and the site's default pages, hidden, read as missing);
+   * otherwise the site as this reader sees it.
+   */
+  private get addressing(): SiteReader {
+    if (!this.model.previewOf) return this;
+    if (!this.whole) {
+      const { previewOf: _previewed, ...model } = this.model;
+      this.whole = new SiteReader(this.db, { ...model, hidden: new Set() }, this.basePath);
+    }
+    return this.whole;
+  }
+  private whole: SiteReader | undefined;
+
+  /** Whether a reader may open `siteSpace` (a default of a preview of another one may be hidden). */
+  private readable(siteSpace: SiteSpaceRow): boolean {
+    return readableSiteSpaces(this.model, siteSpace.section_id).includes(siteSpace);
+  }
+
   sectionOf(siteSpace: SiteSpaceRow): SiteSectionRow | null {
     return siteSpace.section_id ? (this.model.structure.sectionById.get(siteSpace.section_id) ?? null) : null;
   }
@@ -152,7 +172,7 @@ export class SiteReader {
   /** What `segments` (the path under the base, split on `/`) names. */
   async resolve(segments: string[]): Promise<Place> {
     let rest = segments;
-    let section = this.defaultSection();
+    let section = this.addressing.defaultSection();
     if (this.model.structure.hasSections && rest[0]) {
       const named = this.sections().find((s) => s.path === rest[0] && s !== section);
       if (named) {
@@ -160,7 +180,7 @@ export class SiteReader {
         rest = rest.slice(1);
       }
     }
-    let siteSpace = this.defaultSiteSpace(section);
+    let siteSpace = this.addressing.defaultSiteSpace(section);
     if (rest[0]) {
       const named = this.siteSpacesOf(section).find((s) => s.path === rest[0] && s !== siteSpace);
       if (named) {
@@ -168,7 +188,7 @@ export class SiteReader {
         rest = rest.slice(1);
       }
     }
-    const content = siteSpace ? await this.content(siteSpace) : null;
+    const content = siteSpace && this.readable(siteSpace) ? await this.content(siteSpace) : null;
     let path = rest.join('/');
     const markdown = path.endsWith('.md');
     if (markdown) path = path.slice(0, -3);
@@ -217,12 +237,12 @@ export class SiteReader {
   }
 
   private sectionPath(section: SiteSectionRow | null): string {
-    return !section || section === this.defaultSection() ? '' : `/${enc(section.path)}`;
+    return !section || section === this.addressing.defaultSection() ? '' : `/${enc(section.path)}`;
   }
 
   private siteSpacePath(siteSpace: SiteSpaceRow): string {
     const section = this.sectionOf(siteSpace);
-    const own = siteSpace === this.defaultSiteSpace(section) ? '' : `/${enc(siteSpace.path)}`;
+    const own = siteSpace === this.addressing.defaultSiteSpace(section) ? '' : `/${enc(siteSpace.path)}`;
     return `${this.sectionPath(section)}${own}`;
   }
 

@@ -19,7 +19,7 @@ import { Memo, RenderCache, type Rendered, rendered } from './cache.js';
 import { feedbackRoute } from './feedback.js';
 import { fileType, securityHeaders } from './headers.js';
 import { machineFile } from './machine.js';
-import { hasConditions, loadSiteModel, readableSiteSpaces, type SiteModel, visitorView } from './model.js';
+import { hasConditions, loadSiteModel, previewView, readableSiteSpaces, type SiteModel, visitorView } from './model.js';
 import { SiteReader, type SpaceContent } from './reader.js';
 import type { Shell } from './render/layout.js';
 import { pageMarkdown } from './render/markdown.js';
@@ -103,6 +103,7 @@ export class PublishedSites {
       if (unsigned.cookie) reply.header('set-cookie', setCookie(unsigned.cookie, address.basePath, address.secure));
       view = visitorView(model, { claims: { ...access.claims, unsigned: unsigned.claims } });
     }
+    if (access.siteSpace !== undefined) view = previewView(view, access.siteSpace);
     const reader = new SiteReader(this.app.db, view, address.basePath);
 
     let decoded: string[];
