@@ -12,10 +12,11 @@ import { posix } from 'node:path';
 import * as yaml from 'js-yaml';
 import { type Block, type ContentRef, emptyDocument, type JsonDocument } from '../content/document.js';
 import { documentToMarkdown } from '../content/markdown.js';
-import { type FileEntry, flattenPages, getDocuments, type PageNode, type Snapshot } from '../content/store.js';
+import { flattenPages, getDocuments, type PageNode, type Snapshot } from '../content/store.js';
 import { refToUrl } from '../content/to-mdast.js';
 import type { Db } from '../db/database.js';
 import { readBlob } from '../storage/files.js';
+import { ExportPaths, safeDirectory, safeSegment } from './export-paths.js';
 import { includeMarkdown, includePaths } from './includes.js';
 import {
   ASSETS,
@@ -25,7 +26,6 @@ import {
   encodePath,
   escapeLinkText,
   joinPath,
-  pageFilePath,
   writeConfig,
 } from './layout.js';
 
@@ -38,21 +38,6 @@ export interface ExportedLayout {
   filePaths: Map<string, string>;
   /** Reusable content id → its include file's repository path. */
   includePaths: Map<string, string>;
-}
-
-/** Asset names, unique: a second `image.png` becomes `image (1).png`. */
-function assetNames(files: FileEntry[]): Map<string, string> {
-  const taken = new Set<string>();
-  const names = new Map<string, string>();
-  for (const file of files) {
-    const ext = posix.extname(file.name);
-    const stem = file.name.slice(0, file.name.length - ext.length) || 'file';
-    let name = file.name || 'file';
-    for (let i = 1; taken.has(name.toLowerCase()); i++) name = `${stem} (${i})${ext}`;
-    taken.add(name.toLowerCase());
-    names.set(file.id, name);
-  }
-  return names;
 }
 
 function frontmatter(page: PageNode): string {
@@ -73,16 +58,42 @@ export interface GitPaths {
 
 /**
  * Where Git Sync writes each document page, file and reusable content of a revision (paths
- * relative to the content root).
+ * relative to the content root): a page at `<slug>.md`, or `<slug>/README.md` with its subpages in
+ * that folder; a file under `.gitbook/assets/` (a second `image.png` becomes `image (1).png`). Every
+ * name is made a safe segment and every path is given once (export-paths.ts): a hostile slug or
+ * file name (`..`, `a/b`, `C:\x`, control characters) or two names equal but for case get
+ * names of their own rather than reaching outside the layout or overwriting each other.
  */
 export function gitPaths(snapshot: Pick<Snapshot, 'pages' | 'files' | 'reusableContents'>): GitPaths {
+  const paths = new ExportPaths();
+  paths.file('', CONFIG_FILE);
+  paths.file('', DEFAULT_SUMMARY);
+  paths.directory('', '.gitbook'); // assets and includes: no page folder of that name
   const pagePaths = new Map<string, string>();
-  for (const entry of flattenPages(snapshot.pages)) {
-    if (entry.page.type !== 'document') continue;
-    pagePaths.set(entry.page.id, pageFilePath(entry));
-  }
-  const names = assetNames(snapshot.files);
-  const filePaths = new Map([...names].map(([id, name]) => [id, `${ASSETS}/${name}`]));
+  const visit = (pages: PageNode[], dir: string) => {
+    for (const page of pages) {
+      // A group only gathers pages in the table of contents: its slug is not part of their paths.
+      if (page.type === 'group') {
+        visit(page.children, dir);
+        continue;
+      }
+      const name = safeSegment(page.slug, 'page');
+      if (page.children.length === 0) {
+        if (page.type === 'document') pagePaths.set(page.id, paths.file(dir, `${name}.md`));
+        continue;
+      }
+      const folder = paths.directory(dir, name);
+      if (page.type === 'document') pagePaths.set(page.id, paths.file(folder, DEFAULT_README));
+      visit(page.children, folder);
+    }
+  };
+  visit(snapshot.pages, '');
+  const filePaths = new Map(
+    snapshot.files.map((file) => [
+      file.id,
+      paths.file(ASSETS, safeSegment(file.name, 'file'), (stem, n) => `${stem} (${n})`),
+    ]),
+  );
   return { pagePaths, filePaths, includePaths: includePaths(snapshot.reusableContents) };
 }
 
@@ -119,7 +130,7 @@ export async function exportLayout(
   snapshot: Snapshot,
   options: { projectDirectory?: string } = {},
 ): Promise<ExportedLayout> {
-  const dir = options.projectDirectory ?? '';
+  const dir = safeDirectory(options.projectDirectory ?? '');
   const flat = flattenPages(snapshot.pages);
   const paths = gitPaths(snapshot);
   const { pagePaths, filePaths } = paths;

@@ -299,6 +299,48 @@ describe('Git export', () => {
   });
 });
 
+describe('Git export of hostile names', () => {
+  it('commits every file at a safe path inside the project directory, none over another', async () => {
+    server.createRepo('hostile', { LICENSE: 'MIT\n' });
+    const ctx = await newSpace();
+    const names = ['../../../etc/evil', '..\\..\\evil.png', '/abs.png', 'a\u0001b.png', 'x.png', 'X.png'];
+    const base = `/v1/spaces/${ctx.spaceId}/change-requests`;
+    const cr = (await ctx.admin.client.post(base, { subject: 'Hostile' })).body.id;
+    const changes = [
+      {
+        operation: 'insert_files',
+        files: names.map((name, i) => ({
+          ref: `f${i}`,
+          name,
+          contentType: 'image/png',
+          base64: PNG.toString('base64'),
+        })),
+      },
+      { operation: 'insert_page', title: 'Up', slug: '..', document: { markdown: 'Up.' } },
+      { operation: 'insert_page', title: 'Summary', slug: 'SUMMARY', document: { markdown: 'Not the summary.' } },
+    ];
+    expect((await ctx.admin.client.post(`${base}/${cr}/content?compat=false`, { changes })).status).toBe(200);
+    expect((await ctx.admin.client.post(`${base}/${cr}/merge`)).status).toBe(200);
+    const exported = await ctx.admin.client.post(`/v1/spaces/${ctx.spaceId}/git/export`, {
+      url: server.url('hostile'),
+      ref: 'refs/heads/main',
+      repoProjectDirectory: '../../outside',
+      commitMessage: 'Hostile names',
+    });
+    expect(exported.status, JSON.stringify(exported.body)).toBe(204);
+    expect((await settled(ctx)).operation).toMatchObject({ state: 'success' });
+    const paths = [...server.readTree('hostile').keys()].filter((p) => p !== 'LICENSE');
+    for (const path of paths) {
+      expect(path.startsWith('outside/'), path).toBe(true);
+      expect(path, path).not.toMatch(/\\|\p{Cc}/u);
+      for (const segment of path.split('/')) expect(['', '.', '..'], path).not.toContain(segment);
+    }
+    // Two pages, six files, SUMMARY.md and .gitbook.yaml: nothing overwritten.
+    expect(new Set(paths.map((p) => p.toLowerCase())).size).toBe(2 + names.length + 2);
+    expect(server.readTree('hostile').get('outside/SUMMARY.md')?.toString()).toMatch(/^# Table of contents/);
+  });
+});
+
 describe('export.zip', () => {
   it('downloads the same layout as a zip', async () => {
     const ctx = await newSpace();

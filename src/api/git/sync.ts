@@ -16,6 +16,7 @@ import { type ServiceContext, SYSTEM_ACTOR } from '../../core/service.js';
 import type { Db } from '../../db/database.js';
 import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
 import { exportLayout } from '../../git/export-layout.js';
+import { safeDirectory } from '../../git/export-paths.js';
 import { guardedGitHttp } from '../../git/http.js';
 import { importLayout } from '../../git/import-layout.js';
 import { EXPORT_JOB, type GitJobPayload, IMPORT_JOB, urlAad } from '../../git/jobs.js';
@@ -61,7 +62,8 @@ function blobsOf(paths: Map<string, string>, oids: (path: string) => string | un
 
 async function runExport(app: App, row: GitSyncRow, target: RemoteTarget, options: OperationOptions) {
   const { space, snapshot } = await liveSnapshot(app.db, row.space_id);
-  const dir = cleanDir(row.project_directory);
+  // The folder the layout is written in, as exportLayout writes it (no `..`, nothing absolute).
+  const dir = safeDirectory(cleanDir(row.project_directory));
   const layout = await exportLayout(app.db, snapshot, { projectDirectory: dir });
   const prefix = dir ? `${dir}/` : '';
   const message = options.commitMessage ?? 'Export from Bindery';
