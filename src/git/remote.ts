@@ -47,7 +47,10 @@ async function withGitdir<T>(run: (gitdir: string) => Promise<T>): Promise<T> {
 
 /** The commit `ref` points to on the remote, or null when the ref does not exist. */
 async function remoteHead(target: RemoteTarget): Promise<string | null> {
-  const info = await git.getRemoteInfo2({ http: target.http, url: target.url });
+  // Protocol v1: asked for v2 (isomorphic-git's default), a server speaking it (git http-backend:
+  // GitHub, GitLab, Gitea) answers with its capabilities only, and `refs` comes back empty.
+  // isomorphic-git's fetch and push speak v1 anyway.
+  const info = await git.getRemoteInfo2({ http: target.http, url: target.url, protocolVersion: 1 });
   const wanted = fullRef(target.ref);
   return info.refs?.find((r) => r.ref === wanted)?.oid ?? null;
 }

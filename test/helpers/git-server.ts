@@ -64,6 +64,9 @@ export async function startGitServer(credentials = { user: 'alice', password: 's
         CONTENT_TYPE: String(req.headers['content-type'] ?? ''),
         REMOTE_USER: credentials.user,
         REMOTE_ADDR: '127.0.0.1',
+        // What real servers pass on (GitHub, GitLab, Gitea): the client's protocol request, so a
+        // client asking for protocol v2 gets v2 answers here too.
+        ...(req.headers['git-protocol'] ? { GIT_PROTOCOL: String(req.headers['git-protocol']) } : {}),
         GIT_HTTP_MAX_REQUEST_BUFFER: '100M',
       },
     });
