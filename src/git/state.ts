@@ -20,6 +20,9 @@ export const OPERATION_TIMEOUT_MS = 10 * 60_000;
 
 export type Direction = 'import' | 'export';
 
+/** The official providers, and `git` (a Bindery extension): a plain Git server, hosted by neither. */
+export type GitProvider = 'github' | 'gitlab' | 'git';
+
 export interface OperationOptions {
   commitMessage?: string;
   force?: boolean;
@@ -242,7 +245,7 @@ export function presentGitSync(row: GitSyncRow) {
   return {
     repoName: repoName(row.repo_url),
     installationStatus: 'active' as const,
-    installationProvider: row.provider as 'github' | 'gitlab',
+    installationProvider: row.provider as GitProvider,
     installationId: row.installation_id,
     url: row.tree_url ?? row.repo_url,
     operation: {

@@ -167,6 +167,8 @@ describe('Git export', () => {
     const info = await settled(ctx);
     expect(info.operation.error).toBeUndefined();
     expect(info.operation).toMatchObject({ state: 'success', direction: 'export' });
+    // A plain Git server: neither GitHub nor GitLab is claimed.
+    expect(info.installationProvider).toBe('git');
     expect(server.log('roundtrip')).toEqual(['Docs from Bindery', 'Prepared by the test']);
     const tree = server.readTree('roundtrip');
     expect([...tree.keys()].sort()).toEqual(

@@ -77,7 +77,8 @@ describe('Git import', () => {
     expect(info.operation.error).toBeUndefined();
     expect(info).toMatchObject({
       installationStatus: 'active',
-      installationProvider: 'github',
+      // A plain Git server (loopback, no gitInfo): it does not claim to be GitHub.
+      installationProvider: 'git',
       repoName: 'guide',
       operation: { state: 'success', direction: 'import' },
     });

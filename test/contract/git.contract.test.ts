@@ -34,9 +34,15 @@ describe('Git Sync through the official client', () => {
 
     await expectApiError('getSpaceGitInfo', api.spaces.getSpaceGitInfo(space.id), 404);
     const op = 'importGitRepository';
+    // The host (loopback) names no provider: the caller does, as for GitHub Enterprise on a host of
+    // its own. Without it the state says `git` (a plain Git server), outside the official enum.
+    const gitInfo = { provider: 'github' as const, url: 'https://github.example.com/acme/contract' };
     await expectConforms(
       op,
-      api.spaces.importGitRepository(space.id, allowed(op, { url: git.url('contract'), ref: 'refs/heads/main' })),
+      api.spaces.importGitRepository(
+        space.id,
+        allowed(op, { url: git.url('contract'), ref: 'refs/heads/main', gitInfo }),
+      ),
       204,
     );
     let info = (await expectConforms('getSpaceGitInfo', api.spaces.getSpaceGitInfo(space.id), 200)).data;
@@ -45,6 +51,7 @@ describe('Git Sync through the official client', () => {
       info = (await expectConforms('getSpaceGitInfo', api.spaces.getSpaceGitInfo(space.id), 200)).data;
     }
     expect(info.operation).toMatchObject({ state: 'success', direction: 'import' });
+    expect(info.installationProvider).toBe('github');
     const spaceRead = await expectConforms('getSpaceById', api.spaces.getSpaceById(space.id), 200);
     expect(spaceRead.data.gitSync?.operation?.state).toBe('success');
     const revision = await expectConforms('getCurrentRevision', api.spaces.getCurrentRevision(space.id), 200);
@@ -57,7 +64,12 @@ describe('Git Sync through the official client', () => {
       ex,
       api.spaces.exportToGitRepository(
         space.id,
-        allowed(ex, { url: git.url('contract-out'), ref: 'refs/heads/main', commitMessage: 'From the contract test' }),
+        allowed(ex, {
+          url: git.url('contract-out'),
+          ref: 'refs/heads/main',
+          commitMessage: 'From the contract test',
+          gitInfo,
+        }),
       ),
       204,
     );

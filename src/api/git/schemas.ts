@@ -44,7 +44,13 @@ const OperationState = Type.Union([
 export const GitSyncState = Type.Object({
   repoName: Type.Optional(Type.String()),
   installationStatus: Type.Union([Type.Literal('unauthenticated'), Type.Literal('active'), Type.Literal('pending')]),
-  installationProvider: Type.Union([Type.Literal('github'), Type.Literal('gitlab'), Type.Literal('github-legacy')]),
+  installationProvider: Type.Union(
+    [Type.Literal('github'), Type.Literal('gitlab'), Type.Literal('github-legacy'), Type.Literal('git')],
+    {
+      description:
+        'Who hosts the repository. `git` (a Bindery extension, outside the official enum): a plain Git server, neither GitHub nor GitLab',
+    },
+  ),
   installationId: Type.String(),
   url: Type.Optional(Type.String()),
   operation: Type.Optional(

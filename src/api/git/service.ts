@@ -15,7 +15,14 @@ import { actingUser, inTransaction, type ServiceContext } from '../../core/servi
 import type { ChangeRequestRow } from '../../db/schema.js';
 import { EXPORT_JOB, type GitJobPayload, IMPORT_JOB, urlAad } from '../../git/jobs.js';
 import { cleanDir } from '../../git/layout.js';
-import { finishOperation, type RevisionGit, recordRevisionGit, redactUrl, startOperation } from '../../git/state.js';
+import {
+  finishOperation,
+  type GitProvider,
+  type RevisionGit,
+  recordRevisionGit,
+  redactUrl,
+  startOperation,
+} from '../../git/state.js';
 import { enqueue } from '../../jobs/queue.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { advanceLive, findSpaceRow } from '../../services/live.js';
@@ -33,9 +40,16 @@ export interface GitOperationInput {
   gitInfo?: { provider?: 'github' | 'gitlab'; url?: string };
 }
 
-/** The official provider enum has no "any Git server": GitLab when the host says so, else GitHub. */
-function providerOf(body: GitOperationInput, url: URL): 'github' | 'gitlab' {
-  return body.gitInfo?.provider ?? (/gitlab/i.test(url.hostname) ? 'gitlab' : 'github');
+/**
+ * Who hosts the repository: `gitInfo.provider` when the caller says, else GitHub or GitLab when the
+ * host name says so, else `git` (any other Git server: no provider, so no web edit links). The
+ * official enum has no value for a plain Git server, and claiming GitHub for one would be false.
+ */
+function providerOf(body: GitOperationInput, url: URL): GitProvider {
+  if (body.gitInfo?.provider) return body.gitInfo.provider;
+  if (/(^|\.)github\b/i.test(url.hostname)) return 'github';
+  if (/(^|\.)gitlab\b/i.test(url.hostname)) return 'gitlab';
+  return 'git';
 }
 
 /** Checks the URL before queueing (the job checks every connection again); messages never echo credentials. */

@@ -5,7 +5,7 @@ import type { Selectable } from 'kysely';
 export interface GitSyncTable {
   space_id: string;
   installation_id: string;
-  /** `github` or `gitlab` (the official enum): given by `gitInfo.provider`, else guessed from the host. */
+  /** `github`, `gitlab` (the official enum) or `git` (a plain Git server): `gitInfo.provider`, else from the host. */
   provider: string;
   /** The repository URL without credentials. */
   repo_url: string;
