@@ -16,10 +16,6 @@ export const DEFAULT_SUMMARY = 'SUMMARY.md';
 export const DEFAULT_README = 'README.md';
 export const ASSETS = '.gitbook/assets';
 
-/** Largest repository (or project directory) read by an import: files and bytes. */
-export const MAX_REPO_FILES = 5000;
-export const MAX_REPO_BYTES = 100 * 1024 * 1024;
-
 export interface GitbookConfig {
   /** The content's folder, relative to the project directory ('' for the directory itself). */
   root: string;

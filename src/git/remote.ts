@@ -9,15 +9,45 @@ import fs from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { HttpClient, TreeEntry } from 'isomorphic-git';
+import type { HttpClient, PromiseFsClient, TreeEntry } from 'isomorphic-git';
 import { lazyAsync } from '../core/lazy.js';
-import { MAX_REPO_BYTES, MAX_REPO_FILES } from './layout.js';
+import { GitSyncError } from './errors.js';
+import { GIT_LIMITS } from './limits.js';
+import { checkPack } from './pack-check.js';
+
+export { GitSyncError };
 
 /** isomorphic-git, loaded on the first Git operation (it is large; most processes never sync). */
 const git = lazyAsync(() => import('isomorphic-git').then((m) => m.default));
 
-export class GitSyncError extends Error {
-  override name = 'GitSyncError';
+/** A pack isomorphic-git received: it writes it here, then indexes it (inflating every object). */
+const PACK_FILE = /[\\/]objects[\\/]pack[\\/]pack-[0-9a-f]*\.pack$/;
+
+/**
+ * node:fs for isomorphic-git (its documented file-system plugin), except that a pack it received
+ * is checked against the limits ({@link checkPack}) before it is written, so before it is indexed.
+ */
+function guardedFs(deadline: number): PromiseFsClient {
+  const writeFile = async (path: unknown, data: unknown, options: unknown) => {
+    if (typeof path === 'string' && PACK_FILE.test(path) && data instanceof Uint8Array) {
+      await checkPack(data, { deadline });
+    }
+    return fs.promises.writeFile(path as string, data as Uint8Array, options as fs.WriteFileOptions);
+  };
+  return { promises: { ...fs.promises, writeFile } };
+}
+
+/** A temporary git directory and the file system isomorphic-git reaches it through, with the read's deadline. */
+interface Session {
+  gitdir: string;
+  fs: PromiseFsClient;
+  deadline: number;
+}
+
+function checkDeadline(session: Session): void {
+  if (Date.now() > session.deadline) {
+    throw new GitSyncError(`reading the repository took more than ${GIT_LIMITS.readMs} ms`);
+  }
 }
 
 export interface RemoteTarget {
@@ -33,13 +63,14 @@ export function fullRef(ref: string): string {
   return ref.startsWith('refs/') ? ref : `refs/heads/${ref}`;
 }
 
-async function withGitdir<T>(run: (gitdir: string) => Promise<T>): Promise<T> {
+async function withGitdir<T>(run: (session: Session) => Promise<T>): Promise<T> {
   const gitdir = await mkdtemp(join(tmpdir(), 'bindery-git-'));
+  const deadline = Date.now() + GIT_LIMITS.readMs;
   try {
     await git.init({ fs, gitdir, bare: true, defaultBranch: 'main' });
     // A refspec for fetches, but no remote URL: the URL (and its credentials) is passed per call, never written.
     await git.setConfig({ fs, gitdir, path: 'remote.origin.fetch', value: '+refs/heads/*:refs/remotes/origin/*' });
-    return await run(gitdir);
+    return await run({ gitdir, fs: guardedFs(deadline), deadline });
   } finally {
     await rm(gitdir, { recursive: true, force: true });
   }
@@ -55,7 +86,7 @@ async function remoteHead(target: RemoteTarget): Promise<string | null> {
   return info.refs?.find((r) => r.ref === wanted)?.oid ?? null;
 }
 
-async function fetchRef(gitdir: string, target: RemoteTarget): Promise<void> {
+async function fetchRef({ gitdir, fs }: Session, target: RemoteTarget): Promise<void> {
   await git.fetch({
     fs,
     http: target.http,
@@ -68,18 +99,38 @@ async function fetchRef(gitdir: string, target: RemoteTarget): Promise<void> {
   });
 }
 
-/** Every blob of a commit's tree, by path (submodules are skipped). */
-async function treeEntries(gitdir: string, commit: string): Promise<Map<string, { oid: string; mode: string }>> {
+/**
+ * Every blob of a commit's tree, by path (submodules are skipped). Each tree object is read once
+ * (a subtree reached by many paths, as in a crafted repository whose trees nest the same tree many
+ * times over, is not read again), a tree inside itself is refused, and the entries visited, the
+ * files and the time are bounded.
+ */
+async function treeEntries(session: Session, commit: string): Promise<Map<string, { oid: string; mode: string }>> {
+  const { gitdir, fs } = session;
   const { commit: object } = await git.readCommit({ fs, gitdir, oid: commit });
   const out = new Map<string, { oid: string; mode: string }>();
+  const trees = new Map<string, TreeEntry[]>();
+  const ancestors = new Set<string>();
+  let visited = 0;
   const walk = async (oid: string, prefix: string) => {
-    const { tree } = await git.readTree({ fs, gitdir, oid });
+    if (ancestors.has(oid)) throw new GitSyncError(`the repository's tree ${oid} contains itself`);
+    checkDeadline(session);
+    let tree = trees.get(oid);
+    if (!tree) {
+      tree = (await git.readTree({ fs, gitdir, oid })).tree;
+      trees.set(oid, tree);
+    }
+    ancestors.add(oid);
     for (const entry of tree) {
+      if (++visited > GIT_LIMITS.treeEntries) {
+        throw new GitSyncError(`the repository's tree has more than ${GIT_LIMITS.treeEntries} entries`);
+      }
       const path = prefix ? `${prefix}/${entry.path}` : entry.path;
       if (entry.type === 'tree') await walk(entry.oid, path);
       else if (entry.type === 'blob') out.set(path, { oid: entry.oid, mode: entry.mode });
-      if (out.size > MAX_REPO_FILES) throw new GitSyncError(`the repository has more than ${MAX_REPO_FILES} files`);
+      if (out.size > GIT_LIMITS.files) throw new GitSyncError(`the repository has more than ${GIT_LIMITS.files} files`);
     }
+    ancestors.delete(oid);
   };
   await walk(object.tree, '');
   return out;
@@ -98,16 +149,18 @@ export interface RemoteContent {
 export async function readRemote(target: RemoteTarget, under = ''): Promise<RemoteContent> {
   const head = await remoteHead(target);
   if (!head) throw new GitSyncError(`the repository has no ref ${fullRef(target.ref)}`);
-  return withGitdir(async (gitdir) => {
-    await fetchRef(gitdir, target);
+  return withGitdir(async (session) => {
+    const { gitdir, fs } = session;
+    await fetchRef(session, target);
     const files = new Map<string, Uint8Array>();
     const blobs = new Map<string, string>();
     let bytes = 0;
-    for (const [path, entry] of await treeEntries(gitdir, head)) {
+    for (const [path, entry] of await treeEntries(session, head)) {
       if (under && !path.startsWith(`${under}/`)) continue;
+      checkDeadline(session);
       const { blob } = await git.readBlob({ fs, gitdir, oid: entry.oid });
       bytes += blob.byteLength;
-      if (bytes > MAX_REPO_BYTES) throw new GitSyncError(`the repository holds more than ${MAX_REPO_BYTES} bytes`);
+      if (bytes > GIT_LIMITS.bytes) throw new GitSyncError(`the repository holds more than ${GIT_LIMITS.bytes} bytes`);
       files.set(path, blob);
       blobs.set(path, entry.oid);
     }
@@ -135,7 +188,10 @@ export interface PushResult {
 }
 
 /** Builds the tree objects of `entries` (path → blob) and returns the root tree's id. */
-async function writeTrees(gitdir: string, entries: Map<string, { oid: string; mode: string }>): Promise<string> {
+async function writeTrees(
+  { gitdir, fs }: Session,
+  entries: Map<string, { oid: string; mode: string }>,
+): Promise<string> {
   interface Dir {
     blobs: TreeEntry[];
     dirs: Map<string, Dir>;
@@ -171,12 +227,13 @@ async function writeTrees(gitdir: string, entries: Map<string, { oid: string; mo
  */
 export async function pushToRemote(input: PushInput): Promise<PushResult> {
   const head = await remoteHead(input);
-  return withGitdir(async (gitdir) => {
+  return withGitdir(async (session) => {
+    const { gitdir, fs } = session;
     let entries = new Map<string, { oid: string; mode: string }>();
     let parentTree: string | null = null;
     if (head) {
-      await fetchRef(gitdir, input);
-      entries = await treeEntries(gitdir, head);
+      await fetchRef(session, input);
+      entries = await treeEntries(session, head);
       parentTree = (await git.readCommit({ fs, gitdir, oid: head })).commit.tree;
     }
     for (const path of [...entries.keys()]) if (input.managed(path) && !input.files.has(path)) entries.delete(path);
@@ -186,7 +243,7 @@ export async function pushToRemote(input: PushInput): Promise<PushResult> {
       blobs.set(path, oid);
       entries.set(path, { oid, mode: entries.get(path)?.mode ?? '100644' });
     }
-    const tree = await writeTrees(gitdir, entries);
+    const tree = await writeTrees(session, entries);
     if (head && tree === parentTree) return { commit: head, changed: false, blobs };
     const now = Math.floor(Date.now() / 1000);
     const signature = { ...input.author, timestamp: now, timezoneOffset: 0 };

@@ -23,14 +23,17 @@ export interface GitServer {
   blobs(name: string, ref?: string): Map<string, string>;
   /** Commit subjects of `ref`, newest first. */
   log(name: string, ref?: string): string[];
+  /** Runs `git <args>` in the bare repository (`input` on its stdin); its output. For crafted objects. */
+  run(name: string, args: string[], input?: string | Buffer): string;
   /** Authorization headers the server received. */
   authorizations: string[];
   close(): Promise<void>;
 }
 
-const git = (args: string[], cwd?: string) =>
+const git = (args: string[], cwd?: string, input?: string | Buffer) =>
   execFileSync('git', args, {
     cwd,
+    input,
     env: {
       ...process.env,
       GIT_AUTHOR_NAME: 'Test',
@@ -135,6 +138,9 @@ export async function startGitServer(credentials = { user: 'alice', password: 's
         if (match?.[1] && match[2]) out.set(match[2], match[1]);
       }
       return out;
+    },
+    run(name, args, input) {
+      return git(args, bare(name), input).toString('utf8');
     },
     log(name, ref = 'main') {
       return git(['log', '--format=%s', ref], bare(name)).toString('utf8').trim().split('\n').filter(Boolean);

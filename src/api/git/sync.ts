@@ -21,6 +21,7 @@ import { guardedGitHttp } from '../../git/http.js';
 import { importLayout } from '../../git/import-layout.js';
 import { EXPORT_JOB, type GitJobPayload, IMPORT_JOB, urlAad } from '../../git/jobs.js';
 import { ASSETS, CONFIG_FILE, cleanDir } from '../../git/layout.js';
+import { GIT_LIMITS } from '../../git/limits.js';
 import { fullRef, pushToRemote, type RemoteTarget, readRemote } from '../../git/remote.js';
 import {
   type Blob,
@@ -33,10 +34,6 @@ import {
 import type { JobHandler } from '../../jobs/index.js';
 import { findSpaceRow } from '../../services/live.js';
 import { finishGitOperation, recordGitExport, recordGitImport } from './service.js';
-
-/** Largest response of one Git HTTP request (a pack). */
-const MAX_PACK_BYTES = 200 * 1024 * 1024;
-const GIT_TIMEOUT_MS = 120_000;
 
 /** The jobs change data as the system, through the same service functions as the API. */
 function systemContext(app: App): ServiceContext {
@@ -136,8 +133,8 @@ function gitJob(app: App, direction: 'import' | 'export'): JobHandler<GitJobPayl
       ref: row.ref,
       http: guardedGitHttp({
         allowPrivate: app.config.fetchAllowPrivate,
-        timeoutMs: GIT_TIMEOUT_MS,
-        maxBytes: MAX_PACK_BYTES,
+        timeoutMs: GIT_LIMITS.requestMs,
+        maxBytes: GIT_LIMITS.responseBytes,
         signal,
       }),
     };
