@@ -1,8 +1,9 @@
 /**
  * A website → pages: crawls HTML pages of the start URL's origin, breadth first, honouring the
  * site's robots.txt, and makes one page per fetched page (links between them become page links).
- * Every fetch goes through the guarded fetch. Bounded by {@link WEBSITE_LIMITS}: pages, link depth
- * from the start page, and bytes in total and per page.
+ * Every fetch goes through the guarded fetch. Bounded by {@link WEBSITE_LIMITS}: pages, requests
+ * (a fetch that fails or answers no HTML page counts too, so a site of broken links cannot make
+ * the crawler fetch without end), link depth from the start page, and bytes in total and per page.
  */
 import type { Nodes as HastNodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
@@ -20,6 +21,8 @@ const robotsParser = robotsParserModule as unknown as typeof robotsParserModule.
 
 export const WEBSITE_LIMITS = {
   maxPages: 50,
+  /** Page fetches, answered or not (robots.txt aside). */
+  maxRequests: 100,
   maxDepth: 3,
   maxBytes: 10 * 1024 * 1024,
   pageBytes: 2 * 1024 * 1024,
@@ -77,9 +80,16 @@ export async function importWebsite(start: string, ctx: ImportContext): Promise<
   const queue: Array<{ url: string; depth: number }> = [{ url: canonical(startUrl), depth: 0 }];
   const fetched: Array<{ url: string; html: string }> = [];
   let bytes = 0;
-  while (queue.length > 0 && fetched.length < WEBSITE_LIMITS.maxPages && bytes < WEBSITE_LIMITS.maxBytes) {
+  let requests = 0;
+  while (
+    queue.length > 0 &&
+    fetched.length < WEBSITE_LIMITS.maxPages &&
+    requests < WEBSITE_LIMITS.maxRequests &&
+    bytes < WEBSITE_LIMITS.maxBytes
+  ) {
     const { url, depth } = queue.shift() as { url: string; depth: number };
     if (!allowed(url)) continue;
+    requests++;
     let body: Buffer;
     let finalUrl: string;
     try {

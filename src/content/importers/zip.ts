@@ -3,12 +3,11 @@
  * (its `README.md` or `index.md` is the folder page's body), images and other files become files
  * of the revision, and relative links between them become page and file references.
  *
- * Limits: at most {@link MAX_ENTRIES} entries and {@link MAX_UNZIPPED_BYTES} uncompressed bytes
- * (checked from the archive's directory before inflating); files over the file limit are skipped.
+ * Limits: at most {@link MAX_ENTRIES} entries and {@link MAX_UNZIPPED_BYTES} bytes inflated (counted
+ * while inflating, off the event loop: declared sizes are not trusted; beyond them the import is a
+ * 400 or 413); files over the file limit are skipped.
  */
 import { posix } from 'node:path';
-import { type UnzipFileInfo, unzipSync } from 'fflate';
-import { badRequest, payloadTooLarge } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import type { Db } from '../../db/database.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
@@ -19,6 +18,7 @@ import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from '../markd
 import { PathIndex, resolveRelativeUrl } from '../relative-links.js';
 import type { FileEntry } from '../store.js';
 import { type ImportBundle, type ImportedPage, titleFromName } from './types.js';
+import { unpackZip } from './unpack.js';
 
 export const MAX_ENTRIES = 1000;
 export const MAX_UNZIPPED_BYTES = 50 * 1024 * 1024;
@@ -34,35 +34,20 @@ interface Folder {
 }
 
 export async function importZip(db: Db, bytes: Buffer): Promise<ImportBundle> {
-  let entries: Record<string, Uint8Array>;
-  let declared = 0;
-  let count = 0;
-  try {
-    entries = unzipSync(bytes, {
-      filter: (file: UnzipFileInfo) => {
-        const hidden = file.name.split('/').some((s) => s.startsWith('.') || s === '__MACOSX');
-        if (file.name.endsWith('/') || hidden) return false;
-        count++;
-        declared += file.originalSize;
-        if (count > MAX_ENTRIES) throw badRequest(`the archive has more than ${MAX_ENTRIES} files`);
-        if (declared > MAX_UNZIPPED_BYTES) {
-          throw payloadTooLarge(`the archive unpacks to more than ${MAX_UNZIPPED_BYTES} bytes`);
-        }
-        return true;
-      },
-    });
-  } catch (error) {
-    if (error instanceof Error && 'statusCode' in error) throw error;
-    throw badRequest(`the source is not a readable .zip archive: ${(error as Error).message}`);
-  }
+  const entries = await unpackZip(bytes, {
+    maxEntries: MAX_ENTRIES,
+    maxBytes: MAX_UNZIPPED_BYTES,
+    label: 'the archive',
+    skip: (name) => name.split('/').some((s) => s.startsWith('.') || s === '__MACOSX'),
+  });
 
   // One top-level folder holding everything (a zipped folder) is not a page of its own.
-  let paths = Object.keys(entries).map((p) => posix.normalize(p).replace(/^\/+/, ''));
-  const names = Object.keys(entries);
+  const names = [...entries.keys()];
+  let paths = names.map((p) => posix.normalize(p).replace(/^\/+/, ''));
   const tops = new Set(paths.map((p) => p.split('/')[0]));
   const strip = tops.size === 1 && paths.every((p) => p.includes('/')) ? `${[...tops][0]}/` : '';
   paths = paths.map((p) => p.slice(strip.length));
-  const data = new Map(paths.map((p, i) => [p, entries[names[i] as string] as Uint8Array]));
+  const data = new Map(paths.map((p, i) => [p, entries.get(names[i] as string) as Uint8Array]));
 
   // Ids first: every page file, folder and other file, so links can be resolved while converting.
   const folders = new Map<string, Folder>();
