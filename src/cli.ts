@@ -4,16 +4,17 @@
  */
 import { parseArgs } from 'node:util';
 import { createOrganization } from './api/organizations/service.js';
-import { findOrCreateUser, findUserByEmail } from './api/users/repo.js';
+import { findOrCreateUser, findUserByEmail, findUserById } from './api/users/repo.js';
 import { ConfigError, loadConfig } from './config.js';
 import { isScope, SCOPES, type Scope } from './core/scopes.js';
 import { cliActor } from './core/service.js';
-import { createToken, parseDuration, revokeToken } from './core/tokens.js';
+import { findToken, parseDuration } from './core/tokens.js';
 import { Urls } from './core/urls.js';
 import { BackupError, backupSqlite, postgresAdvice, restoreSqlite } from './db/backup.js';
 import { createDb, type Db, isPostgresUrl } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { startServer } from './server.js';
+import { issueToken, revokeIssuedToken } from './services/tokens.js';
 
 const USAGE = `usage:
   bindery serve                      start the HTTP server (migrates first)
@@ -94,7 +95,7 @@ async function run(argv: string[]): Promise<void> {
         const user = await findOrCreateUser(db, email, name);
         const ctx = { db, urls: new Urls(loadConfig().publicUrl), actor: cliActor(user) };
         const org = await createOrganization(ctx, { title });
-        const token = await createToken(db, user.id);
+        const token = await issueToken(ctx, user);
         return { token: token.token, userId: user.id, organizationId: org.id };
       });
       process.stdout.write(`${JSON.stringify(out)}\n`);
@@ -114,7 +115,8 @@ async function run(argv: string[]): Promise<void> {
         const out = await withDb(async (db) => {
           const user = await findUserByEmail(db, email);
           if (!user) throw new UsageError(`no user with e-mail ${email}`);
-          const token = await createToken(db, user.id, { scopes, expiresAt });
+          const ctx = { db, urls: new Urls(loadConfig().publicUrl), actor: cliActor(user) };
+          const token = await issueToken(ctx, user, { scopes, expiresAt });
           return { token: token.token, tokenId: token.id, expiresAt: token.expiresAt };
         });
         process.stdout.write(`${JSON.stringify(out)}\n`);
@@ -122,7 +124,14 @@ async function run(argv: string[]): Promise<void> {
       }
       if (action === 'revoke') {
         if (!id) throw new UsageError('token revoke takes the token id');
-        const found = await withDb((db) => revokeToken(db, id));
+        const found = await withDb(async (db) => {
+          const token = await findToken(db, id);
+          const owner = token && (await findUserById(db, token.user_id));
+          // Recorded as done by the token's user from the CLI, as `token create` and `bootstrap` are.
+          return owner
+            ? revokeIssuedToken({ db, urls: new Urls(loadConfig().publicUrl), actor: cliActor(owner) }, id)
+            : false;
+        });
         if (!found) throw new UsageError(`no token with id ${id}`);
         process.stderr.write(`token ${id} revoked\n`);
         return;

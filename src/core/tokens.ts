@@ -4,9 +4,10 @@
  * can be revoked.
  */
 import { createHash } from 'node:crypto';
+import { afterCommit } from '../db/after-commit.js';
 import type { Db } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
-import type { UserRow } from '../db/schema.js';
+import type { ApiTokenRow, UserRow } from '../db/schema.js';
 import { invalidate, TtlCache } from './cache.js';
 import { newId, newSecret } from './ids.js';
 import type { Scope } from './scopes.js';
@@ -48,6 +49,11 @@ export async function createToken(
   return { id, token, expiresAt };
 }
 
+/** The token's row (revoked or not), or undefined. */
+export function findToken(db: Db, tokenId: string): Promise<ApiTokenRow | undefined> {
+  return db.selectFrom('api_tokens').selectAll().where('id', '=', tokenId).executeTakeFirst();
+}
+
 /** Marks the token revoked; false when no such token exists. */
 export async function revokeToken(db: Db, tokenId: string): Promise<boolean> {
   invalidate(tokenTag(tokenId));
@@ -58,6 +64,8 @@ export async function revokeToken(db: Db, tokenId: string): Promise<boolean> {
     .where('revoked_at', 'is', null)
     .executeTakeFirst();
   invalidate(tokenTag(tokenId));
+  // In a transaction, again once it has committed (a check in between could cache the token anew).
+  afterCommit(db, () => invalidate(tokenTag(tokenId)));
   if (Number(result.numUpdatedRows) > 0) return true;
   const existing = await db.selectFrom('api_tokens').select('id').where('id', '=', tokenId).executeTakeFirst();
   return existing !== undefined;

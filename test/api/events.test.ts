@@ -313,13 +313,15 @@ describe('site structure events', () => {
     expect((await payload(admin, org, (events[0] as any).id)).object).toEqual(structure.body);
     expect(structure.body.type).toBe('sections');
 
-    // A redirect is not structure; refused changes record nothing.
-    const before = await audit(admin, org);
+    // A redirect is not structure (it records its own event); refused changes record nothing.
     const redirect = await admin.client.post(`${s}/redirects`, {
       source: '/blog',
       destination: { kind: 'external', url: 'https://blog.test/' },
     });
     expect(redirect.status).toBe(201);
+    expect((await structureEvents()).length).toBe(4);
+    const before = await audit(admin, org);
+    expect(before[0]).toMatchObject({ action: 'site.redirect.created', target: { id: redirect.body.id } });
     expect((await admin.client.post(`${s}/sections`, { spaceId: null, siteSectionGroupId: 'missing' })).status).toBe(
       400,
     );

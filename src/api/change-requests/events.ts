@@ -8,8 +8,8 @@ import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
 import { findSpaceRow } from '../../services/live.js';
-import { presentChangeRequest } from './present.js';
-import { changeRequestExtras, findChangeRequest } from './repo.js';
+import { presentChangeRequest, presentReviewers } from './present.js';
+import { changeRequestExtras, findChangeRequest, type ReviewerRow, reviewerUsers } from './repo.js';
 
 /** The change request as the API presents it, read in `trx`. */
 export async function presentedChangeRequest(trx: DbOrTrx, ctx: ServiceContext, spaceId: string, id: string) {
@@ -33,6 +33,29 @@ export async function recordChangeRequestEvent(
     organizationId: space.organization_id,
     target: { object: 'change-request', id: row.id, label: row.subject || `#${row.number}` },
     data: { object, ...(before ? { previous: previousValues(before, object) } : {}) },
+  });
+}
+
+/**
+ * Records a change of the requested reviewers: `change_request.reviewers_requested` with the
+ * requests made (or renewed), `change_request.reviewer_removed` with the one withdrawn; the change
+ * request as it is now comes with them.
+ */
+export async function recordReviewersEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  type: 'change_request.reviewers_requested' | 'change_request.reviewer_removed',
+  spaceId: string,
+  id: string,
+  reviewers: ReviewerRow[],
+): Promise<void> {
+  const { space, row, object } = await presentedChangeRequest(trx, ctx, spaceId, id);
+  const users = presentReviewers(reviewers, await reviewerUsers(trx, reviewers), ctx.urls);
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId: space.organization_id,
+    target: { object: 'change-request', id: row.id, label: row.subject || `#${row.number}` },
+    data: { object: { object: 'change-request-reviewers', changeRequest: object, users } },
   });
 }
 

@@ -291,11 +291,16 @@ export async function listReviewers(
 }
 
 /** Removes one requested reviewer; false when that user was not requested. */
-export async function removeReviewer(db: DbOrTrx, changeRequestId: string, userId: string): Promise<boolean> {
-  const result = await db
+/** Withdraws the review request of `userId`; returns it, or undefined when there was none. */
+export async function removeReviewer(
+  db: DbOrTrx,
+  changeRequestId: string,
+  userId: string,
+): Promise<ReviewerRow | undefined> {
+  return db
     .deleteFrom('change_request_reviewers')
     .where('change_request_id', '=', changeRequestId)
     .where('user_id', '=', userId)
+    .returningAll()
     .executeTakeFirst();
-  return Number(result.numDeletedRows) > 0;
 }

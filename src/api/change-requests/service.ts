@@ -17,7 +17,12 @@ import { atLeast } from '../../permissions/roles.js';
 import { checkMergeRules } from '../../reviews/merge-rules.js';
 import { advanceLive, findSpaceRow } from '../../services/live.js';
 import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from './access.js';
-import { presentedChangeRequest, recordChangeRequestEvent, recordContentUpdated } from './events.js';
+import {
+  presentedChangeRequest,
+  recordChangeRequestEvent,
+  recordContentUpdated,
+  recordReviewersEvent,
+} from './events.js';
 import {
   addReviewers,
   findChangeRequest,
@@ -192,7 +197,9 @@ export async function requestReviewers(
   }
   return inTransaction(ctx.db, async (trx) => {
     if (input.subject !== undefined) await updateChangeRequestRow(trx, changeRequest.id, { subject: input.subject });
-    return addReviewers(trx, changeRequest.id, input.users, user.id, changeRequest.revision_id);
+    const rows = await addReviewers(trx, changeRequest.id, input.users, user.id, changeRequest.revision_id);
+    await recordReviewersEvent(trx, ctx, 'change_request.reviewers_requested', space.id, changeRequest.id, rows);
+    return rows;
   });
 }
 
@@ -203,7 +210,7 @@ export async function removeRequestedReviewer(
   changeRequestKey: string,
   userId: string,
 ): Promise<void> {
-  const { changeRequest } = await authorizeChangeRequest(
+  const { space, changeRequest } = await authorizeChangeRequest(
     ctx.db,
     actingUser(ctx).id,
     spaceId,
@@ -211,6 +218,11 @@ export async function removeRequestedReviewer(
     'edit',
     'change requested reviewers',
   );
-  const removed = await inTransaction(ctx.db, (trx) => removeReviewer(trx, changeRequest.id, userId));
+  const removed = await inTransaction(ctx.db, async (trx) => {
+    const request = await removeReviewer(trx, changeRequest.id, userId);
+    if (!request) return false;
+    await recordReviewersEvent(trx, ctx, 'change_request.reviewer_removed', space.id, changeRequest.id, [request]);
+    return true;
+  });
   if (!removed) throw notFound(`user ${userId} is not a requested reviewer of this change request`);
 }

@@ -11,13 +11,17 @@ import { type Snapshot, writeRevision } from '../../content/store.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { assertFetchableUrl, FetchError } from '../../core/fetch.js';
 import { encryptSecret } from '../../core/secrets.js';
-import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
+import type { Db } from '../../db/database.js';
 import type { ChangeRequestRow } from '../../db/schema.js';
+import { recordEvent } from '../../events/record.js';
 import { EXPORT_JOB, type GitJobPayload, IMPORT_JOB, urlAad } from '../../git/jobs.js';
 import { cleanDir } from '../../git/layout.js';
 import {
+  findGitSync,
   finishOperation,
   type GitProvider,
+  presentGitSync,
   type RevisionGit,
   recordRevisionGit,
   redactUrl,
@@ -26,6 +30,7 @@ import {
 import { enqueue } from '../../jobs/queue.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { advanceLive, findSpaceRow } from '../../services/live.js';
+import { recordChangeRequestEvent, recordContentUpdated } from '../change-requests/events.js';
 import { advanceChangeRequest } from '../change-requests/repo.js';
 import { createChangeRequest } from '../change-requests/service.js';
 
@@ -64,6 +69,27 @@ async function checkUrl(raw: string, allowPrivate: boolean): Promise<URL> {
         : 'is not a valid http(s) URL';
     throw badRequest(`body/url ${reason}: ${redactUrl(raw)}`);
   }
+}
+
+/**
+ * Records `space.gitsync.started` or `space.gitsync.completed` (GitBook's `space_gitsync_started`
+ * and `space_gitsync_completed`) with the space's Git Sync state as `getGitInfo` presents it (the
+ * repository URL without credentials).
+ */
+async function recordGitSyncEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  type: 'space.gitsync.started' | 'space.gitsync.completed',
+  space: { id: string; organization_id: string; title: string },
+): Promise<void> {
+  const row = await findGitSync(trx as Db, space.id);
+  if (!row) throw new Error(`space ${space.id} has no Git Sync state`);
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId: space.organization_id,
+    target: { object: 'space', id: space.id, label: space.title },
+    data: { object: { object: 'git-sync', ...presentGitSync(row) } },
+  });
 }
 
 /**
@@ -107,6 +133,7 @@ export async function startGitOperation(
       spaceId: space.id,
       operationId: id,
     } satisfies GitJobPayload);
+    await recordGitSyncEvent(trx, ctx, 'space.gitsync.started', space);
     return id;
   });
   return { spaceId: space.id, operationId };
@@ -152,8 +179,11 @@ export async function recordGitImport(
     });
     if (changeRequest) {
       await advanceChangeRequest(trx, changeRequest.id, changeRequest.revision_id, written.id);
+      await recordChangeRequestEvent(trx, ctx, 'change_request.updated', space.id, changeRequest.id);
     } else if (!(await advanceLive(trx, space.id, input.live.id, written.id, written.createdAt))) {
       throw new Error('the live content changed during the import; run it again');
+    } else {
+      await recordContentUpdated(trx, ctx, space, written.id, input.live, written);
     }
     await recordRevisionGit(trx, { revisionId: written.id, spaceId: space.id, ...input.git });
     return written;
@@ -171,12 +201,17 @@ export async function recordGitExport(
   );
 }
 
-/** Ends the space's current operation (the system) and forgets its sealed URL. */
+/** Ends the space's current operation (the system) and forgets its sealed URL; records `space.gitsync.completed`. */
 export async function finishGitOperation(
   ctx: ServiceContext,
   spaceId: string,
   operationId: string,
   outcome: Parameters<typeof finishOperation>[3],
 ): Promise<void> {
-  await inTransaction(ctx.db, (trx) => finishOperation(trx, spaceId, operationId, outcome));
+  await inTransaction(ctx.db, async (trx) => {
+    await finishOperation(trx, spaceId, operationId, outcome);
+    const space = await findSpaceRow(trx, spaceId);
+    // A space deleted while its job ran: its organization's log has nothing to attach it to.
+    if (space) await recordGitSyncEvent(trx, ctx, 'space.gitsync.completed', space);
+  });
 }

@@ -251,8 +251,8 @@ export async function installOnSpace(
   db: DbOrTrx,
   installation: IntegrationInstallationRow,
   spaceId: string,
-): Promise<IntegrationSpaceInstallationRow> {
-  await db
+): Promise<{ row: IntegrationSpaceInstallationRow; created: boolean }> {
+  const inserted = await db
     .insertInto('integration_space_installations')
     .values({
       installation_id: installation.id,
@@ -262,13 +262,14 @@ export async function installOnSpace(
       created_at: nowIso(),
     })
     .onConflict((oc) => oc.columns(['installation_id', 'space_id']).doNothing())
-    .execute();
-  return db
+    .executeTakeFirst();
+  const row = await db
     .selectFrom('integration_space_installations')
     .selectAll()
     .where('installation_id', '=', installation.id)
     .where('space_id', '=', spaceId)
     .executeTakeFirstOrThrow();
+  return { row, created: Number(inserted.numInsertedOrUpdatedRows ?? 0n) > 0 };
 }
 
 /** Integrations installed on a space that the caller may see (private ones only of their organizations). */

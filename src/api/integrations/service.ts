@@ -2,7 +2,9 @@
  * Every change of integrations: publish (a new integration, or a new version by an admin of the
  * owning organization), install on an organization (its admins), enable an installation on a
  * space (admins of the space). Secrets are sealed before they are stored. Publishing records
- * `integration.published` in the owning organization (every version is a publication).
+ * `integration.published` in the owning organization (every version is a publication); installing
+ * records `integration.installation_setup` / `integration.space_installation_setup` in the
+ * organization installed on (GitBook's `installation_setup` / `space_installation_setup`).
  */
 import type { Static } from 'typebox';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
@@ -24,7 +26,7 @@ import {
   loadIntegrationViewer,
 } from './access.js';
 import { decodeImage } from './images.js';
-import { presentIntegration } from './present.js';
+import { presentInstallation, presentIntegration, presentSpaceInstallation } from './present.js';
 import {
   createInstallation,
   findInstallation,
@@ -130,7 +132,16 @@ export async function installIntegration(
   if (await findInstallationInOrg(ctx.db, name, organizationId)) {
     throw conflict(`integration ${name} is already installed on organization ${organizationId}`);
   }
-  return inTransaction(ctx.db, (trx) => createInstallation(trx, name, organizationId));
+  return inTransaction(ctx.db, async (trx) => {
+    const row = await createInstallation(trx, name, organizationId);
+    await recordEvent(trx, ctx, {
+      type: 'integration.installation_setup',
+      organizationId,
+      target: { object: 'integration-installation', id: row.id, label: name },
+      data: { object: presentInstallation(row, 0, ctx.urls) },
+    });
+    return row;
+  });
 }
 
 /** Enables an installation on a space of its organization that the caller administers (idempotent). */
@@ -158,6 +169,19 @@ export async function installIntegrationOnSpace(
   if (!SPACE_TARGETS.has(integration.target)) {
     throw badRequest(`integration ${name} cannot be installed on spaces (its target is ${integration.target})`);
   }
-  const row = await inTransaction(ctx.db, (trx) => installOnSpace(trx, installation, space.row.id));
+  const row = await inTransaction(ctx.db, async (trx) => {
+    const installed = await installOnSpace(trx, installation, space.row.id);
+    // Idempotent: enabling it again changes nothing and records nothing.
+    if (installed.created) {
+      await recordEvent(trx, ctx, {
+        type: 'integration.space_installation_setup',
+        organizationId: installation.organization_id,
+        // The space it now runs on (an installation has one row per space, with no id of its own).
+        target: { object: 'space', id: space.row.id, label: space.row.title },
+        data: { object: presentSpaceInstallation(installation, installed.row.configuration, space.row.id, ctx.urls) },
+      });
+    }
+    return installed.row;
+  });
   return { installation, row, space };
 }

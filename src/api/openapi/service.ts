@@ -7,8 +7,9 @@
 import type { Static } from 'typebox';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { assertFetchableUrl, FetchError } from '../../core/fetch.js';
-import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { OpenapiSpecRow, OpenapiSpecVersionRow } from '../../db/schema.js';
+import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import { canEdit, requireCanEdit, requireOrgMember } from '../../permissions/organization.js';
 import type { LoadedSpec } from './load.js';
@@ -37,6 +38,26 @@ async function checkSource(source: Source, allowPrivate: boolean): Promise<void>
   }
 }
 
+/**
+ * Records a change of a specification by a member, with the specification as organization admins
+ * (who read events, and may edit every specification) see it.
+ */
+async function recordSpecEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  type: 'openapi.spec.created' | 'openapi.spec.updated' | 'openapi.spec.deleted',
+  spec: OpenapiSpecRow,
+  before?: OpenapiSpecRow,
+): Promise<void> {
+  const object = presentSpec(spec, true, ctx.urls);
+  await recordEvent(trx, ctx, {
+    type,
+    organizationId: spec.organization_id,
+    target: { object: 'openapi-spec', id: spec.id, label: spec.slug },
+    data: { object, ...(before ? { previous: previousValues(presentSpec(before, true, ctx.urls), object) } : {}) },
+  });
+}
+
 /** A specification after a change, with the caller's `permissions.edit` on it. */
 export interface ChangedSpec {
   spec: OpenapiSpecRow;
@@ -61,7 +82,11 @@ export async function createOpenApiSpec(
   if (await findSpec(ctx.db, organizationId, input.slug)) {
     throw conflict(`an OpenAPI specification with the slug ${input.slug} already exists`);
   }
-  const spec = await inTransaction(ctx.db, (trx) => createSpec(trx, organizationId, input.slug, input.source));
+  const spec = await inTransaction(ctx.db, async (trx) => {
+    const created = await createSpec(trx, organizationId, input.slug, input.source);
+    await recordSpecEvent(trx, ctx, 'openapi.spec.created', created);
+    return created;
+  });
   return { spec, canEdit: edit };
 }
 
@@ -76,11 +101,16 @@ export async function putOpenApiSpec(
   const edit = await editor(ctx, organizationId, 'change OpenAPI specifications');
   await checkSource(source, options.allowPrivate);
   const existing = await findSpec(ctx.db, organizationId, slug);
-  return inTransaction(ctx.db, async (trx) =>
-    existing
-      ? { spec: await updateSpecSource(trx, existing.id, source), created: false, canEdit: edit }
-      : { spec: await createSpec(trx, organizationId, slug, source), created: true, canEdit: edit },
-  );
+  return inTransaction(ctx.db, async (trx) => {
+    if (existing) {
+      const spec = await updateSpecSource(trx, existing.id, source);
+      await recordSpecEvent(trx, ctx, 'openapi.spec.updated', spec, existing);
+      return { spec, created: false, canEdit: edit };
+    }
+    const spec = await createSpec(trx, organizationId, slug, source);
+    await recordSpecEvent(trx, ctx, 'openapi.spec.created', spec);
+    return { spec, created: true, canEdit: edit };
+  });
 }
 
 /** Deletes the specification and its versions (404 before 403: a reader learns nothing more). */
@@ -89,7 +119,10 @@ export async function deleteOpenApiSpec(ctx: ServiceContext, organizationId: str
   const spec = await findSpec(ctx.db, organizationId, slug);
   if (!spec) throw notFound(`OpenAPI specification ${slug} not found`);
   requireCanEdit(membership, 'delete OpenAPI specifications');
-  await inTransaction(ctx.db, (trx) => deleteSpec(trx, spec.id));
+  await inTransaction(ctx.db, async (trx) => {
+    await deleteSpec(trx, spec.id);
+    await recordSpecEvent(trx, ctx, 'openapi.spec.deleted', spec);
+  });
 }
 
 /** The job starts processing `revision` (the system); undefined when the spec was deleted or changed since. */

@@ -17,7 +17,18 @@ export async function createOrganization(
   input: Static<typeof CreateOrganizationBody>,
 ): Promise<OrganizationRow> {
   const owner = actingUser(ctx);
-  return inTransaction(ctx.db, (trx) => repo.createOrganization(trx, input, owner.id));
+  return inTransaction(ctx.db, async (trx) => {
+    const org = await repo.createOrganization(trx, input, owner.id);
+    // Presented as its admin (the creator) sees it.
+    const object = presentOrganization(org, { role: 'admin', ownsTeam: false }, ctx.urls);
+    await recordEvent(trx, ctx, {
+      type: 'organization.created',
+      organizationId: org.id,
+      target: { object: 'organization', id: org.id, label: object.title },
+      data: { object },
+    });
+    return org;
+  });
 }
 
 /** Changes the organization's settings; admins only (404 for non-members and guests). */

@@ -12,7 +12,7 @@ export type SiteObject = Static<typeof Site>;
  * The `ads` field. Only a `pending` site carries `submittable`: it can be submitted for review once it
  * is published and public (ads need an audience search engines can reach).
  */
-function presentAds(site: SiteRow): SiteObject['ads'] {
+export function presentAds(site: SiteRow): SiteObject['ads'] {
   const status = site.ads_status as SiteObject['ads']['status'];
   if (status === 'pending') return { status, submittable: site.published === 1 && site.visibility === 'public' };
   if (status === 'rejected') return { status, ...(site.ads_reason ? { reason: site.ads_reason } : {}) };

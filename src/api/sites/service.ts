@@ -176,12 +176,24 @@ async function changeVisitorAuth(
   organizationId: string,
   siteId: string,
   secretsKey: () => Promise<Buffer>,
+  type: 'site.publishing_auth.updated' | 'site.publishing_auth.key_rotated',
   change: (trx: DbOrTrx, siteId: string, key: Buffer) => Promise<VisitorAuthSettings>,
 ): Promise<VisitorAuthSettings> {
   const action = 'change its visitor authentication';
   const { site } = await authorizeSite(ctx.db, actingUser(ctx).id, organizationId, siteId, 'publish', action);
   const key = await secretsKey();
-  return inTransaction(ctx.db, (trx) => change(trx, site.id, key));
+  return inTransaction(ctx.db, async (trx) => {
+    const settings = await change(trx, site.id, key);
+    // Never the private key (as webhook events never carry their secret).
+    const { privateKey: _, ...shown } = settings;
+    await recordEvent(trx, ctx, {
+      type,
+      organizationId: site.organization_id,
+      target: { object: 'site', id: site.id, label: site.title },
+      data: { object: { object: 'site-publishing-auth', ...shown } },
+    });
+    return settings;
+  });
 }
 
 /** Changes the visitor authentication (backend, fallback and logout URLs) of the site (admins). */
@@ -192,7 +204,7 @@ export async function updateSitePublishingAuth(
   patch: { backend: 'custom' | 'integration'; fallbackUrl?: string | null; logoutUrl?: string | null },
   secretsKey: () => Promise<Buffer>,
 ): Promise<VisitorAuthSettings> {
-  return changeVisitorAuth(ctx, organizationId, siteId, secretsKey, (trx, id, key) =>
+  return changeVisitorAuth(ctx, organizationId, siteId, secretsKey, 'site.publishing_auth.updated', (trx, id, key) =>
     updateVisitorAuth(trx, id, key, patch),
   );
 }
@@ -204,5 +216,12 @@ export async function regenerateSitePublishingAuth(
   siteId: string,
   secretsKey: () => Promise<Buffer>,
 ): Promise<VisitorAuthSettings> {
-  return changeVisitorAuth(ctx, organizationId, siteId, secretsKey, regenerateVisitorKey);
+  return changeVisitorAuth(
+    ctx,
+    organizationId,
+    siteId,
+    secretsKey,
+    'site.publishing_auth.key_rotated',
+    regenerateVisitorKey,
+  );
 }

@@ -17,7 +17,7 @@ import { enqueue } from '../../jobs/index.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import * as repo from '../../webhooks/repo.js';
 import { newWebhookSecret, sealWebhookSecret } from '../../webhooks/sign.js';
-import { presentWebhook } from './present.js';
+import { presentDelivery, presentWebhook } from './present.js';
 
 /** What the service needs from the configuration: the key secrets are sealed with, and the fetch guard's setting. */
 export interface WebhookSettings {
@@ -187,7 +187,7 @@ export async function redeliver(
   webhookId: string,
   deliveryId: string,
 ): Promise<WebhookDeliveryRow> {
-  await loadWebhook(ctx.db, organizationId, actingUser(ctx).id, webhookId, 'manage webhooks');
+  const webhook = await loadWebhook(ctx.db, organizationId, actingUser(ctx).id, webhookId, 'manage webhooks');
   return inTransaction(ctx.db, async (trx) => {
     const delivery = await repo.findWebhookDelivery(trx, webhookId, deliveryId);
     if (!delivery) throw notFound(`delivery ${deliveryId} not found`);
@@ -195,6 +195,13 @@ export async function redeliver(
     const changes = { status: 'pending', retries_from: attempts, next_attempt_at: nowIso() };
     await repo.updateDelivery(trx, deliveryId, changes);
     await enqueue(trx, DELIVER_JOB, { deliveryId, attempt: attempts } satisfies DeliverPayload);
-    return { ...delivery, ...changes };
+    const redelivered = { ...delivery, ...changes };
+    await recordEvent(trx, ctx, {
+      type: 'webhook.redelivered',
+      organizationId: webhook.organization_id,
+      target: { object: 'webhook-delivery', id: delivery.id, label: webhook.url },
+      data: { object: presentDelivery(redelivered) },
+    });
+    return redelivered;
   });
 }

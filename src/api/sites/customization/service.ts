@@ -3,11 +3,18 @@
  * or removed). Members who change the site (`write`) make them.
  */
 import { notFound } from '../../../core/errors.js';
-import { actingUser, inTransaction, type ServiceContext } from '../../../core/service.js';
-import type { SiteRow } from '../../../db/schema.js';
+import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../../core/service.js';
+import type { SiteRow, SiteSpaceRow } from '../../../db/schema.js';
+import { previousValues } from '../../../events/changes.js';
+import { recordEvent } from '../../../events/record.js';
 import { authorizeSite } from '../../../permissions/sites.js';
 import { assertExpression } from '../../../sites/condition.js';
-import { storedOverride, storedSiteCustomization } from '../../../sites/customization.js';
+import {
+  siteCustomization,
+  siteSpaceCustomization,
+  storedOverride,
+  storedSiteCustomization,
+} from '../../../sites/customization.js';
 import type { CustomizationOverridePatch, CustomizationPatch } from '../../../sites/customization-schema.js';
 import { findSite } from '../../../sites/repo.js';
 import { findSiteSpaceOf, setSiteCustomization, setSiteSpaceCustomization } from './repo.js';
@@ -30,6 +37,28 @@ async function siteSpaceOf(ctx: ServiceContext, siteId: string, siteSpaceId: str
   return row;
 }
 
+/**
+ * Records a change of the site's settings (`site.customization.updated`) or of one site space's
+ * (`site.space_customization.updated`, the site space as target), with the settings as the GET
+ * presents them after the change and, in `previous`, the top-level settings that changed.
+ */
+async function recordCustomizationEvent(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  site: SiteRow,
+  change: { before: object; after: object; siteSpace?: SiteSpaceRow },
+): Promise<void> {
+  const { before, after, siteSpace } = change;
+  await recordEvent(trx, ctx, {
+    type: siteSpace ? 'site.space_customization.updated' : 'site.customization.updated',
+    organizationId: site.organization_id,
+    target: siteSpace
+      ? { object: 'site-space', id: siteSpace.id, label: site.title }
+      : { object: 'site', id: site.id, label: site.title },
+    data: { object: after, previous: previousValues(before, after, []) },
+  });
+}
+
 /** Replaces the site's settings; returns what is stored. */
 export async function updateSiteCustomization(
   ctx: ServiceContext,
@@ -40,7 +69,13 @@ export async function updateSiteCustomization(
   const site = await siteToChange(ctx, organizationId, siteId);
   checkHeaderConditions(input);
   const customization = storedSiteCustomization(input);
-  await inTransaction(ctx.db, (trx) => setSiteCustomization(trx, site.id, customization));
+  await inTransaction(ctx.db, async (trx) => {
+    await setSiteCustomization(trx, site.id, customization);
+    await recordCustomizationEvent(trx, ctx, site, {
+      before: siteCustomization(site),
+      after: siteCustomization({ customization }),
+    });
+  });
   return { customization };
 }
 
@@ -56,7 +91,14 @@ export async function overrideSiteSpaceCustomization(
   checkHeaderConditions(patch);
   const siteSpace = await siteSpaceOf(ctx, site.id, siteSpaceId);
   const customization = storedOverride(siteSpace.customization, patch);
-  await inTransaction(ctx.db, (trx) => setSiteSpaceCustomization(trx, siteSpace.id, customization));
+  await inTransaction(ctx.db, async (trx) => {
+    await setSiteSpaceCustomization(trx, siteSpace.id, customization);
+    await recordCustomizationEvent(trx, ctx, site, {
+      before: siteSpaceCustomization(site, siteSpace),
+      after: siteSpaceCustomization(site, { customization }),
+      siteSpace,
+    });
+  });
   return { site: (await findSite(ctx.db, site.id)) ?? site, customization };
 }
 
@@ -69,5 +111,12 @@ export async function deleteSiteSpaceCustomization(
 ): Promise<void> {
   const site = await siteToChange(ctx, organizationId, siteId);
   const siteSpace = await siteSpaceOf(ctx, site.id, siteSpaceId);
-  await inTransaction(ctx.db, (trx) => setSiteSpaceCustomization(trx, siteSpace.id, null));
+  await inTransaction(ctx.db, async (trx) => {
+    await setSiteSpaceCustomization(trx, siteSpace.id, null);
+    await recordCustomizationEvent(trx, ctx, site, {
+      before: siteSpaceCustomization(site, siteSpace),
+      after: siteSpaceCustomization(site, { customization: null }),
+      siteSpace,
+    });
+  });
 }

@@ -21,11 +21,11 @@ async function existing(ctx: ServiceContext, siteId: string, id: string): Promis
   return row;
 }
 
-/** Records `share_link.created|deleted` with the link as the API presents it to admins (who alone see links). */
+/** Records `share_link.created|updated|deleted` with the link as the API presents it to admins (who alone see links). */
 async function recordShareLinkEvent(
   trx: DbOrTrx,
   ctx: ServiceContext,
-  type: 'share_link.created' | 'share_link.deleted',
+  type: 'share_link.created' | 'share_link.updated' | 'share_link.deleted',
   site: SiteRow,
   link: SiteShareLinkRow,
 ) {
@@ -69,8 +69,13 @@ export async function updateSiteShareLink(
 ): Promise<ChangedShareLink> {
   const { site } = await siteToChange(ctx, organizationId, siteId, 'admin', ACTION);
   const row = await existing(ctx, site.id, shareLinkId);
-  await inTransaction(ctx.db, (trx) => updateShareLink(trx, row.id, patch));
-  return { site, link: await existing(ctx, site.id, shareLinkId) };
+  const link = await inTransaction(ctx.db, async (trx) => {
+    await updateShareLink(trx, row.id, patch);
+    const changed = (await findShareLink(trx, site.id, shareLinkId)) as SiteShareLinkRow;
+    await recordShareLinkEvent(trx, ctx, 'share_link.updated', site, changed);
+    return changed;
+  });
+  return { site, link };
 }
 
 export async function deleteSiteShareLink(

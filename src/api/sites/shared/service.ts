@@ -26,8 +26,9 @@ export function siteToChange(
 }
 
 /**
- * Runs `change` in one transaction on the site's structure as that transaction sees it, recording
- * nothing (redirects: they live with the structure but are not part of it).
+ * Runs `change` in one transaction on the site's structure as that transaction sees it, without
+ * recording `site.structure.updated` (redirects: they live with the structure but are not part of
+ * it, and record their own events).
  */
 export function withStructure<T>(
   ctx: ServiceContext,
