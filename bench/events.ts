@@ -2,8 +2,9 @@
  * What recording events costs the write paths (#14: "recording events costs a write path less than
  * 10 % of its throughput"). The same write paths run against one seeded database in three modes:
  *
- * - off: BINDERY_BENCH_NO_EVENTS=1 set in the server (a benchmark-only switch: `recordEvent`
- *   writes nothing);
+ * - off: BINDERY_BENCH_NO_EVENTS=1 set in the server, where bench/instrument.mjs (preloaded into
+ *   it) then keeps the event's insert from reaching the database: no event row, no delivery (the
+ *   bench's own set-up: Bindery has no switch to turn recording off);
  * - on: the same server recording events, the organization having no webhook;
  * - on + webhook: the same server while one active webhook subscribed to `*` points at a receiver
  *   this process runs, so each event also writes a delivery and its job, which that server sends.

@@ -13,14 +13,6 @@ import { activeWebhooks, insertDelivery } from '../webhooks/repo.js';
 import { insertEvent } from './repo.js';
 import { type EventInput, subscribes } from './types.js';
 
-/**
- * Benchmark-only switch (`npm run bench` sets and clears it in one running server to measure what
- * recording costs the write paths; see bench/events.ts): while it is `1`, `recordEvent` writes
- * nothing. Read on each call for that reason. Never set it in production: the audit log and
- * webhooks would silently miss every change.
- */
-const benchNoEvents = () => process.env.BINDERY_BENCH_NO_EVENTS === '1';
-
 /** The job kind that sends one delivery. */
 export const DELIVER_JOB = 'webhook.deliver';
 
@@ -82,7 +74,6 @@ export async function recordEvent(
     data: JSON.stringify(input.data),
     created_at: nowIso(),
   };
-  if (benchNoEvents()) return row;
   const { activeWebhooks: subscribers } = await insertEvent(trx, row);
   if (options.onlyWebhookId) {
     await scheduleDelivery(trx, row, options.onlyWebhookId);
