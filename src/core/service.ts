@@ -12,6 +12,8 @@ import type { Transaction } from 'kysely';
 import { transactionEnded } from '../db/after-commit.js';
 import type { Db } from '../db/database.js';
 import type { Database, UserRow } from '../db/schema.js';
+import { guarded } from '../events/guard.js';
+import type { WriteWithoutEvent } from '../events/unevented.js';
 import type { App } from './app.js';
 import { caller } from './auth.js';
 import type { Urls } from './urls.js';
@@ -62,14 +64,26 @@ export function actingUser(ctx: ServiceContext): UserRow {
 /**
  * Runs `fn` in one transaction, or inside the caller's when `db` already is one (so a service can
  * call another and both changes commit or roll back together).
+ *
+ * A transaction this opens must record an event if it changes data (src/events/guard.ts): else it
+ * is rolled back with an error, unless `options.withoutEvent` names the calling service function
+ * and that function is on the list of writes without events (src/events/unevented.ts). Inside the
+ * caller's transaction, the caller's opening decides.
  */
-export async function inTransaction<T>(db: DbOrTrx, fn: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+export async function inTransaction<T>(
+  db: DbOrTrx,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+  options: { withoutEvent?: WriteWithoutEvent } = {},
+): Promise<T> {
   if (db.isTransaction) return fn(db as Transaction<Database>);
   let opened: Transaction<Database> | undefined;
   try {
-    return await db.transaction().execute((trx) => {
+    return await db.transaction().execute(async (raw) => {
+      const { trx, guard } = guarded(raw);
       opened = trx;
-      return fn(trx);
+      const result = await fn(trx);
+      guard.check(options.withoutEvent);
+      return result;
     });
   } finally {
     // Committed or rolled back: either way the hooks run (they drop cached values, wake workers).

@@ -10,6 +10,7 @@ import { nowIso } from '../core/time.js';
 import type { EventRow } from '../db/schema.js';
 import { enqueue } from '../jobs/index.js';
 import { activeWebhooks, insertDelivery } from '../webhooks/repo.js';
+import { guardOf } from './guard.js';
 import { insertEvent } from './repo.js';
 import { type EventInput, subscribes } from './types.js';
 
@@ -75,6 +76,8 @@ export async function recordEvent(
     created_at: nowIso(),
   };
   const { activeWebhooks: subscribers } = await insertEvent(trx, row);
+  // The transaction's guard (src/events/guard.ts) lets it commit: its change is recorded.
+  guardOf(trx)?.eventRecorded();
   if (options.onlyWebhookId) {
     await scheduleDelivery(trx, row, options.onlyWebhookId);
     return row;

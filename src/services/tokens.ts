@@ -59,22 +59,30 @@ export async function issueToken(
   user: UserRow,
   options: { scopes?: Scope[]; expiresAt?: Date } = {},
 ): Promise<CreatedToken> {
-  return inTransaction(ctx.db, async (trx) => {
-    const created = await createToken(trx, user.id, options);
-    await recordTokenEvent(trx, ctx, 'token.created', (await findToken(trx, created.id)) as TokenRow, user);
-    return created;
-  });
+  return inTransaction(
+    ctx.db,
+    async (trx) => {
+      const created = await createToken(trx, user.id, options);
+      await recordTokenEvent(trx, ctx, 'token.created', (await findToken(trx, created.id)) as TokenRow, user);
+      return created;
+    },
+    { withoutEvent: 'issueToken' },
+  );
 }
 
 /** Revokes the token; false when there is no such token (revoking it again changes and records nothing). */
 export async function revokeIssuedToken(ctx: ServiceContext, tokenId: string): Promise<boolean> {
-  return inTransaction(ctx.db, async (trx) => {
-    const before = await findToken(trx, tokenId);
-    if (!before) return false;
-    if (before.revoked_at !== null) return true;
-    await revokeToken(trx, tokenId);
-    const owner = await findUserById(trx, before.user_id);
-    await recordTokenEvent(trx, ctx, 'token.revoked', (await findToken(trx, tokenId)) as TokenRow, owner);
-    return true;
-  });
+  return inTransaction(
+    ctx.db,
+    async (trx) => {
+      const before = await findToken(trx, tokenId);
+      if (!before) return false;
+      if (before.revoked_at !== null) return true;
+      await revokeToken(trx, tokenId);
+      const owner = await findUserById(trx, before.user_id);
+      await recordTokenEvent(trx, ctx, 'token.revoked', (await findToken(trx, tokenId)) as TokenRow, owner);
+      return true;
+    },
+    { withoutEvent: 'revokeIssuedToken' },
+  );
 }

@@ -83,46 +83,55 @@ async function attempt(
 async function settleAttempt(app: App, delivery: WebhookDeliveryRow, webhook: WebhookRow, result: DeliveryAttempt) {
   const attempts = [...(JSON.parse(delivery.attempts) as DeliveryAttempt[]), result];
   const succeeded = result.error === null;
-  await inTransaction(app.db, async (trx) => {
-    if (succeeded) {
-      await updateDelivery(trx, delivery.id, {
-        status: 'succeeded',
-        attempts: JSON.stringify(attempts),
-        next_attempt_at: null,
+  await inTransaction(
+    app.db,
+    async (trx) => {
+      if (succeeded) {
+        await updateDelivery(trx, delivery.id, {
+          status: 'succeeded',
+          attempts: JSON.stringify(attempts),
+          next_attempt_at: null,
+        });
+        if (webhook.failing_since) await updateWebhook(trx, webhook.id, { failing_since: null });
+        return;
+      }
+      const delay = app.config.webhookRetrySchedule[attempts.length - delivery.retries_from - 1];
+      if (delay === undefined) {
+        await updateDelivery(trx, delivery.id, {
+          status: 'failed',
+          attempts: JSON.stringify(attempts),
+          next_attempt_at: null,
+        });
+      } else {
+        const next = new Date(Date.now() + withJitter(delay));
+        await updateDelivery(trx, delivery.id, {
+          attempts: JSON.stringify(attempts),
+          next_attempt_at: next.toISOString(),
+        });
+        await enqueue(
+          trx,
+          DELIVER_JOB,
+          { deliveryId: delivery.id, attempt: attempts.length } satisfies DeliverPayload,
+          {
+            runAt: next,
+          },
+        );
+      }
+      const failingSince = webhook.failing_since ?? result.at;
+      const deactivate = Date.now() - Date.parse(failingSince) >= app.config.webhookDeactivateAfterMs;
+      await updateWebhook(trx, webhook.id, {
+        failing_since: failingSince,
+        ...(deactivate
+          ? {
+              active: 0,
+              deactivated_reason: `every delivery failed since ${failingSince} (last: ${result.error})`,
+              updated_at: nowIso(),
+            }
+          : {}),
       });
-      if (webhook.failing_since) await updateWebhook(trx, webhook.id, { failing_since: null });
-      return;
-    }
-    const delay = app.config.webhookRetrySchedule[attempts.length - delivery.retries_from - 1];
-    if (delay === undefined) {
-      await updateDelivery(trx, delivery.id, {
-        status: 'failed',
-        attempts: JSON.stringify(attempts),
-        next_attempt_at: null,
-      });
-    } else {
-      const next = new Date(Date.now() + withJitter(delay));
-      await updateDelivery(trx, delivery.id, {
-        attempts: JSON.stringify(attempts),
-        next_attempt_at: next.toISOString(),
-      });
-      await enqueue(trx, DELIVER_JOB, { deliveryId: delivery.id, attempt: attempts.length } satisfies DeliverPayload, {
-        runAt: next,
-      });
-    }
-    const failingSince = webhook.failing_since ?? result.at;
-    const deactivate = Date.now() - Date.parse(failingSince) >= app.config.webhookDeactivateAfterMs;
-    await updateWebhook(trx, webhook.id, {
-      failing_since: failingSince,
-      ...(deactivate
-        ? {
-            active: 0,
-            deactivated_reason: `every delivery failed since ${failingSince} (last: ${result.error})`,
-            updated_at: nowIso(),
-          }
-        : {}),
-    });
-  });
+    },
+    { withoutEvent: 'settleAttempt' },
+  );
 }
 
 export function deliveryHandler(app: App): JobHandler<DeliverPayload> {

@@ -196,8 +196,10 @@ export async function recordGitExport(
   ctx: ServiceContext,
   input: { spaceId: string; revisionId: string; git: RevisionGit },
 ): Promise<void> {
-  await inTransaction(ctx.db, (trx) =>
-    recordRevisionGit(trx, { revisionId: input.revisionId, spaceId: input.spaceId, ...input.git }),
+  await inTransaction(
+    ctx.db,
+    (trx) => recordRevisionGit(trx, { revisionId: input.revisionId, spaceId: input.spaceId, ...input.git }),
+    { withoutEvent: 'recordGitExport' },
   );
 }
 

@@ -131,7 +131,9 @@ export function startSpecProcessing(
   specId: string,
   revision: number,
 ): Promise<OpenapiSpecRow | undefined> {
-  return inTransaction(ctx.db, (trx) => startProcessing(trx, specId, revision));
+  return inTransaction(ctx.db, (trx) => startProcessing(trx, specId, revision), {
+    withoutEvent: 'startSpecProcessing',
+  });
 }
 
 /**
@@ -144,18 +146,22 @@ export function recordSpecProcessed(
   revision: number,
   loaded: LoadedSpec,
 ): Promise<OpenapiSpecVersionRow | null> {
-  return inTransaction(ctx.db, async (trx) => {
-    const version = await recordSuccess(trx, spec, revision, loaded);
-    if (version) {
-      await recordEvent(trx, ctx, {
-        type: 'openapi.version.created',
-        organizationId: spec.organization_id,
-        target: { object: 'openapi-spec-version', id: version.id, label: spec.slug },
-        data: { object: presentVersion(spec, version, ctx.urls) },
-      });
-    }
-    return version;
-  });
+  return inTransaction(
+    ctx.db,
+    async (trx) => {
+      const version = await recordSuccess(trx, spec, revision, loaded);
+      if (version) {
+        await recordEvent(trx, ctx, {
+          type: 'openapi.version.created',
+          organizationId: spec.organization_id,
+          target: { object: 'openapi-spec-version', id: version.id, label: spec.slug },
+          data: { object: presentVersion(spec, version, ctx.urls) },
+        });
+      }
+      return version;
+    },
+    { withoutEvent: 'recordSpecProcessed' },
+  );
 }
 
 /**

@@ -70,7 +70,9 @@ export async function pingOrganization(ctx: ServiceContext, organizationId: stri
   const user = actingUser(ctx);
   const membership = await findMembership(ctx.db, organizationId, user.id);
   if (!membership || membership.disabled) throw notFound(`organization ${organizationId} not found`);
-  await inTransaction(ctx.db, (trx) => repo.touchLastSeen(trx, organizationId, user.id));
+  await inTransaction(ctx.db, (trx) => repo.touchLastSeen(trx, organizationId, user.id), {
+    withoutEvent: 'pingOrganization',
+  });
   // jose is loaded on first use (idle memory): few processes ever sign one of these.
   const { SignJWT } = await import('jose');
   return new SignJWT({ organization: organizationId, role: membership.role })

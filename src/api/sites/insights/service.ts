@@ -90,7 +90,7 @@ export async function recordSiteEvents(
       created_at: createdAt,
     };
   });
-  await inTransaction(ctx.db, (trx) => insertInsightEvents(trx, rows));
+  await inTransaction(ctx.db, (trx) => insertInsightEvents(trx, rows), { withoutEvent: 'recordSiteEvents' });
   return rows.length;
 }
 
