@@ -19,14 +19,27 @@ function randomByte(): number {
   return pool[used++] as number;
 }
 
+/** The length of the ids {@link newId} makes by default (organizations, sites, spaces…). */
+const ID_LENGTH = 20;
+const ID_SHAPE = new RegExp(`^[A-Za-z0-9]{${ID_LENGTH}}$`);
+
 /** A new opaque, URL-safe, random identifier (20 characters, about 119 bits). */
-export function newId(length = 20): string {
+export function newId(length = ID_LENGTH): string {
   let id = '';
   while (id.length < length) {
     const byte = randomByte();
     if (byte < UNBIASED_BELOW) id += ALPHABET[byte % ALPHABET.length];
   }
   return id;
+}
+
+/**
+ * Whether `text` has the shape of an id {@link newId} makes by default, in any case: where an address
+ * may hold an id or a name (an organization's hostname), names of this shape are refused, so that
+ * the two can never be mistaken for each other.
+ */
+export function looksLikeId(text: string): boolean {
+  return ID_SHAPE.test(text);
 }
 
 /**

@@ -7,6 +7,7 @@
  * revision), a customization, a structure change or a publish each change it.
  */
 import { createHash } from 'node:crypto';
+import { looksLikeId } from '../core/ids.js';
 import { decryptSecret } from '../core/secrets.js';
 import type { Db } from '../db/database.js';
 import type { GitSyncRow, SiteRedirectRow, SiteRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
@@ -108,16 +109,23 @@ export function previewView(model: SiteModel, siteSpaceId: string): SiteModel {
   return { ...model, hidden, previewOf: siteSpaceId };
 }
 
-/** Id of the site `basename` of the organization whose hostname or id is `organization`. */
+/**
+ * Id of the site `basename` of the organization `organization` names: by id when it has the shape of
+ * one, else by hostname (stored lower-case, so found whatever its case). Never both: no hostname has
+ * an id's shape (src/api/organizations/service.ts, and migration 0021 cleared older ones), so an
+ * organization's id always names that organization, whatever another one calls itself.
+ */
 export async function findSiteId(db: Db, organization: string, basename: string): Promise<string | null> {
   const row = await db
     .selectFrom('sites')
     .innerJoin('organizations', 'organizations.id', 'sites.organization_id')
     .select('sites.id')
-    .where((eb) => eb.or([eb('organizations.hostname', '=', organization), eb('organizations.id', '=', organization)]))
+    .where(
+      looksLikeId(organization)
+        ? (eb) => eb('organizations.id', '=', organization)
+        : (eb) => eb('organizations.hostname', '=', organization.toLowerCase()),
+    )
     .where('sites.basename', '=', basename)
-    // An organization's hostname wins over another organization whose id happens to be that text.
-    .orderBy((eb) => eb.case().when('organizations.hostname', '=', organization).then(0).else(1).end())
     .executeTakeFirst();
   return row?.id ?? null;
 }

@@ -1,7 +1,20 @@
 import { describe, expect, it } from 'vitest';
-import { newId, uuidV7, uuidV7Bound } from '../../src/core/ids.js';
+import { looksLikeId, newId, uuidV7, uuidV7Bound } from '../../src/core/ids.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
+
+describe('looksLikeId', () => {
+  it('knows the ids newId makes, in any case, and nothing shorter, longer or of other characters', () => {
+    for (let i = 0; i < 100; i++) {
+      const id = newId();
+      expect(looksLikeId(id)).toBe(true);
+      expect(looksLikeId(id.toLowerCase())).toBe(true);
+    }
+    for (const text of ['acme', 'a'.repeat(19), 'a'.repeat(21), `${'a'.repeat(19)}-`, `${'a'.repeat(19)}é`, '']) {
+      expect(looksLikeId(text), text).toBe(false);
+    }
+  });
+});
 
 describe('newId', () => {
   it('gives ids of the asked length over the URL-safe alphabet, all distinct', () => {

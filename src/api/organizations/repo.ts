@@ -91,7 +91,7 @@ export async function createOrganization(
       })
       .execute();
   } catch (error) {
-    if (isUniqueViolation(error)) throw conflict(`hostname "${input.hostname}" is already taken`);
+    if (isUniqueViolation(error)) throw conflict(`body/hostname "${input.hostname}" is already taken`);
     throw error;
   }
   return row;

@@ -16,7 +16,18 @@ export const USE_CASES = [
 export const COMMUNITY_TYPES = ['nonProfit', 'openSource', 'education'] as const;
 
 export const OrganizationTitle = Type.String({ minLength: 2, maxLength: 255, pattern: '\\S.*\\S' });
-export const OrganizationHostname = Type.String({ minLength: 3, maxLength: 32 });
+/**
+ * The name of the organization in its sites' addresses (`PUBLIC_URL/sites/<hostname>/…`): a DNS label,
+ * stored lower-cased, unique across organizations, never shaped like an id (src/api/organizations/service.ts).
+ */
+export const OrganizationHostname = Type.String({
+  minLength: 3,
+  maxLength: 32,
+  pattern: '^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$',
+  description:
+    'Letters, digits and inner hyphens; stored lower-case and unique across organizations (409). ' +
+    'A hostname of 20 letters and digits (the shape of an organization id) is refused (400).',
+});
 const DefaultContent = Type.Object(
   { type: Type.Literal('site'), site: Type.String({ minLength: 1 }) },
   { additionalProperties: false },

@@ -1,6 +1,7 @@
 /** Changes of organizations: create (the caller becomes its admin), update, and a member's ping. */
 import type { Static } from 'typebox';
-import { notFound } from '../../core/errors.js';
+import { badRequest, notFound } from '../../core/errors.js';
+import { looksLikeId } from '../../core/ids.js';
 import { signingKey } from '../../core/keys.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { OrganizationRow } from '../../db/schema.js';
@@ -11,14 +12,28 @@ import { presentOrganization } from './present.js';
 import * as repo from './repo.js';
 import type { CreateOrganizationBody, UpdateOrganizationBody } from './schemas.js';
 
+/**
+ * The stored form of a hostname (the body's pattern has checked its characters): lower-cased, since
+ * addresses find it whatever its case, and never shaped like an id. An address's segment of id shape
+ * names an organization by id (src/published/model.ts), so such a hostname could only ever shadow
+ * another organization or be unreachable.
+ */
+function organizationHostname(hostname: string): string {
+  if (looksLikeId(hostname)) {
+    throw badRequest(`body/hostname "${hostname}" has the shape of an organization id: choose another hostname`);
+  }
+  return hostname.toLowerCase();
+}
+
 /** Creates an organization with the acting user as its admin (the API's caller, or the CLI's bootstrap user). */
 export async function createOrganization(
   ctx: ServiceContext,
   input: Static<typeof CreateOrganizationBody>,
 ): Promise<OrganizationRow> {
   const owner = actingUser(ctx);
+  const row = input.hostname === undefined ? input : { ...input, hostname: organizationHostname(input.hostname) };
   return inTransaction(ctx.db, async (trx) => {
-    const org = await repo.createOrganization(trx, input, owner.id);
+    const org = await repo.createOrganization(trx, row, owner.id);
     // Presented as its admin (the creator) sees it.
     const object = presentOrganization(org, { role: 'admin', ownsTeam: false }, ctx.urls);
     await recordEvent(trx, ctx, {
@@ -41,6 +56,7 @@ export async function updateOrganization(
   if (!(await repo.findOrganization(ctx.db, organizationId)))
     throw notFound(`organization ${organizationId} not found`);
   requireOrgRole(membership, 'admin', 'update the organization');
+  const changes = input.hostname === undefined ? input : { ...input, hostname: organizationHostname(input.hostname) };
   await inTransaction(ctx.db, async (trx) => {
     // Presented as its admins see it (only they change it).
     const present = async () =>
@@ -50,7 +66,7 @@ export async function updateOrganization(
         ctx.urls,
       );
     const before = await present();
-    await repo.updateOrganization(trx, organizationId, input);
+    await repo.updateOrganization(trx, organizationId, changes);
     const object = await present();
     await recordEvent(trx, ctx, {
       type: 'organization.updated',
