@@ -13,6 +13,7 @@ import type { Db } from '../db/database.js';
 import type { GitSyncRow, SiteRedirectRow, SiteRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
 import { gitSyncOf } from '../git/state.js';
 import { conditionHolds, type VisitorContext } from '../sites/condition.js';
+import { hostOwners } from '../sites/hosts.js';
 import { loadStructure, type Structure } from '../sites/structure.js';
 import type { SiteOrganization } from '../sites/urls.js';
 import { headerConditions, headerKey, loadPageConditions, pageKey } from './adaptive.js';
@@ -140,15 +141,20 @@ export interface HostSite {
 }
 
 /**
- * Every site served on `host`: those with a proxy origin `host/…` (at the proxy's path), and at
+ * Every site served on `host`, all of the one organization that owns it (src/sites/hosts.ts; none
+ * when nobody or several claim it): those with a proxy origin `host/…` (at the proxy's path), and at
  * `/<basename>` those whose custom hostname, or whose organization's, is `host`.
  */
 export async function sitesOnHost(db: Db, host: string): Promise<HostSite[]> {
-  // `host/` ≤ proxy < `host0` ('0' follows '/'): every proxy on that host, by an index-friendly range.
+  const owners = await hostOwners(db, host);
+  if (owners.length !== 1) return [];
+  const owner = owners[0] as string;
+  // `host/` ≤ proxy < `host0` ('0' follows '/'): every proxy on that host, by a range of its index.
   const [proxied, named] = await Promise.all([
     db
       .selectFrom('sites')
       .select(['id', 'proxy'])
+      .where('organization_id', '=', owner)
       .where('proxy', '>=', `${host}/`)
       .where('proxy', '<', `${host}0`)
       .execute(),
@@ -156,6 +162,7 @@ export async function sitesOnHost(db: Db, host: string): Promise<HostSite[]> {
       .selectFrom('sites')
       .innerJoin('organizations', 'organizations.id', 'sites.organization_id')
       .select(['sites.id', 'sites.hostname', 'sites.basename'])
+      .where('sites.organization_id', '=', owner)
       .where((eb) =>
         eb.or([
           eb('sites.hostname', '=', host),

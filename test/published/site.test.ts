@@ -278,6 +278,12 @@ describe('render cache', () => {
 
 describe('hosts', () => {
   it('a proxy origin serves the site at its path on that host, with links under it', async () => {
+    // A proxy is on a host of the organization's own (src/sites/hosts.ts; test/published/tenancy.test.ts).
+    await h.db
+      .updateTable('organizations')
+      .set({ custom_hostname: 'www.acme-proxy.test' })
+      .where('id', '=', w.orgId)
+      .execute();
     const proxied = await w.admin.client.patch(w.api, { proxy: 'www.acme-proxy.test/help' });
     expect(proxied.status).toBe(200);
     expect(proxied.body.urls.published).toBe('https://www.acme-proxy.test/help');
@@ -288,6 +294,7 @@ describe('hosts', () => {
     expect(count(res.body, `/sites/${w.orgId}`)).toBe(0);
     expect((await get('/elsewhere', { host: 'www.acme-proxy.test' })).status).toBe(404);
     await w.admin.client.patch(w.api, { proxy: null });
+    await h.db.updateTable('organizations').set({ custom_hostname: null }).where('id', '=', w.orgId).execute();
   });
 
   it("an organization's custom hostname serves its sites at /<basename>", async () => {

@@ -148,6 +148,101 @@ describe('under PUBLIC_URL/sites/<organization>/<basename>', () => {
   });
 });
 
+describe('on hosts of their own', () => {
+  it("a custom hostname serves its organization's sites; another organization's proxy cannot claim it", async () => {
+    const host = freshHost('alpha');
+    await setCustomHostname(a.orgId, host);
+    await expectServes('/docs', a, b, { host });
+    // B points its site's proxy at A's host, at the path A's site is served at.
+    const res = await b.admin.client.patch(b.api, { proxy: `${host}/docs` });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('proxy');
+    await expectServes('/docs', a, b, { host });
+    // Nor at a path where A serves nothing: the host is A's.
+    expect((await b.admin.client.patch(b.api, { proxy: `${host}/beta` })).status).toBe(400);
+    expect((await get('/beta', { host })).status).toBe(404);
+    await setCustomHostname(a.orgId, null);
+  });
+
+  it('a proxy must be on a hostname of the organization: an unclaimed host is refused', async () => {
+    const res = await b.admin.client.patch(b.api, { proxy: `${freshHost('nobody')}/docs` });
+    expect(res.status).toBe(400);
+    expect(res.body.error.message).toContain('proxy');
+  });
+
+  it('a proxy on its own hostname serves the site; proxies are unique whatever the case of their host', async () => {
+    const host = freshHost('own');
+    await setCustomHostname(a.orgId, host);
+    const proxied = await a.admin.client.patch(a.api, { proxy: `${host.toUpperCase()}/help` });
+    expect(proxied.status, JSON.stringify(proxied.body)).toBe(200);
+    expect(proxied.body.proxy.origin).toBe(`${host}/help`);
+    expect(proxied.body.urls.published).toBe(`https://${host}/help`);
+    await expectServes('/help', a, b, { host });
+    // Another site of the same organization cannot take the same proxy.
+    const space = (await a.admin.client.post(`/v1/orgs/${a.orgId}/spaces`, { title: 'More' })).body.id as string;
+    const second = await a.admin.client.post(`/v1/orgs/${a.orgId}/sites`, { title: 'More docs', spaces: [space] });
+    const secondApi = `/v1/orgs/${a.orgId}/sites/${second.body.id}`;
+    for (const proxy of [`${host}/help`, `${host.toUpperCase()}/help`]) {
+      const res = await a.admin.client.patch(secondApi, { proxy });
+      expect(res.status, proxy).toBe(409);
+      expect(res.body.error.message).toContain('proxy');
+    }
+    // Setting the same proxy again on its own site is no conflict.
+    expect((await a.admin.client.patch(a.api, { proxy: `${host}/help` })).status).toBe(200);
+    expect((await a.admin.client.patch(a.api, { proxy: null })).status).toBe(200);
+    await setCustomHostname(a.orgId, null);
+  });
+
+  it("a site's own custom hostname is its organization's to proxy on, not another's", async () => {
+    const host = freshHost('site');
+    await h.db.updateTable('sites').set({ hostname: host }).where('id', '=', a.siteId).execute();
+    await expectServes('/docs', a, b, { host });
+    expect((await b.admin.client.patch(b.api, { proxy: `${host}/docs` })).status).toBe(400);
+    await h.db.updateTable('sites').set({ hostname: null }).where('id', '=', a.siteId).execute();
+  });
+
+  it("a proxy written on another organization's host before these rules shadows nothing", async () => {
+    const host = freshHost('legacy');
+    await setCustomHostname(a.orgId, host);
+    await h.db
+      .updateTable('sites')
+      .set({ proxy: `${host}/docs` })
+      .where('id', '=', b.siteId)
+      .execute();
+    await expectServes('/docs', a, b, { host });
+    // Nor does it serve B's site anywhere else on A's host.
+    await h.db
+      .updateTable('sites')
+      .set({ proxy: `${host}/elsewhere` })
+      .where('id', '=', b.siteId)
+      .execute();
+    expect((await get('/elsewhere', { host })).status).toBe(404);
+    await h.db.updateTable('sites').set({ proxy: null }).where('id', '=', b.siteId).execute();
+    await setCustomHostname(a.orgId, null);
+  });
+
+  it('a host two organizations claim (conflicting data) serves neither', async () => {
+    const host = freshHost('contested');
+    await setCustomHostname(a.orgId, host);
+    await h.db.updateTable('sites').set({ hostname: host }).where('id', '=', b.siteId).execute();
+    // Neither site answers there (the request goes on to the API, whose reference lives at /docs).
+    for (const path of ['/docs', '/docs/welcome']) {
+      const res = await get(path, { host });
+      expect(res.body, path).not.toContain(a.marker);
+      expect(res.body, path).not.toContain(b.marker);
+    }
+    await h.db.updateTable('sites').set({ hostname: null }).where('id', '=', b.siteId).execute();
+    await setCustomHostname(a.orgId, null);
+  });
+
+  it('two organizations cannot have the same custom hostname', async () => {
+    const host = freshHost('dup');
+    await setCustomHostname(a.orgId, host);
+    await expect(setCustomHostname(b.orgId, host)).rejects.toThrow();
+    await setCustomHostname(a.orgId, null);
+  });
+});
+
 describe('share links', () => {
   let sa: Tenant;
   let sb: Tenant;

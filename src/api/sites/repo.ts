@@ -1,5 +1,5 @@
 import type { Static } from 'typebox';
-import { conflict } from '../../core/errors.js';
+import { badRequest, conflict } from '../../core/errors.js';
 import { newId } from '../../core/ids.js';
 import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
@@ -8,6 +8,7 @@ import { nowIso } from '../../core/time.js';
 import { containsInsensitive, inJsonArray, toCount } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
+import { hostOwners, normalizeProxy, proxyHost } from '../../sites/hosts.js';
 import { insertSiteSpace } from '../../sites/site-spaces.js';
 import type { SiteOrganization } from '../../sites/urls.js';
 import type { ListSitesQuery, SITE_TYPES, SITE_VISIBILITIES } from './schemas.js';
@@ -172,7 +173,35 @@ export async function insertSite(
   return site;
 }
 
-/** Applies the plain fields of an update; a basename used by another site of the organization is a 409. */
+/**
+ * The proxy origin `site` may take (its host lower-cased): only on a host its own organization owns
+ * (src/sites/hosts.ts), 400 otherwise, since another organization's host would serve this site
+ * there; and no other site's proxy (409), which would make one of the two unreachable.
+ */
+async function ownProxy(db: DbOrTrx, site: SiteRow, origin: string): Promise<string> {
+  const proxy = normalizeProxy(origin);
+  const host = proxyHost(proxy);
+  const owners = await hostOwners(db, host);
+  if (owners.length !== 1 || owners[0] !== site.organization_id) {
+    throw badRequest(
+      `body/proxy "${origin}": ${host} is not a hostname of this organization (a proxy must be on the ` +
+        "organization's custom hostname or one of its sites' custom hostnames)",
+    );
+  }
+  const taken = await db
+    .selectFrom('sites')
+    .select('id')
+    .where('proxy', '=', proxy)
+    .where('id', '!=', site.id)
+    .executeTakeFirst();
+  if (taken) throw conflict(`body/proxy "${proxy}" is already the proxy of another site`);
+  return proxy;
+}
+
+/**
+ * Applies the plain fields of an update; a basename used by another site of the organization is a
+ * 409, a proxy as {@link ownProxy} says.
+ */
 export async function updateSite(
   db: DbOrTrx,
   site: SiteRow,
@@ -199,7 +228,7 @@ export async function updateSite(
   if (patch.visibility !== undefined) set.visibility = patch.visibility;
   if (patch.basename !== undefined) set.basename = patch.basename;
   if (patch.adaptiveContent !== undefined) set.adaptive_content = patch.adaptiveContent.enabled ? 1 : 0;
-  if (patch.proxy !== undefined) set.proxy = patch.proxy;
+  if (patch.proxy !== undefined) set.proxy = patch.proxy === null ? null : await ownProxy(db, site, patch.proxy);
   if (patch.published !== undefined) set.published = patch.published ? 1 : 0;
   await db.updateTable('sites').set(set).where('id', '=', site.id).execute();
 }
