@@ -267,7 +267,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   );
 
   // Published sites are served outside the API (their hooks see every request: see published/routes.ts).
-  await app.register(registerPublished);
+  await app.register(registerPublished, { ...(feed ? { feed } : {}) });
   await app.register(registerApi, { prefix: '/v1' });
   return app;
 }

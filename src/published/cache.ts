@@ -1,10 +1,14 @@
 /**
  * The two caches of the published sites.
  *
- * - {@link Memo}: what a site is (its model and version key, which site an address names) is read
- *   from the database at most once per `ttlMs` per key, and again at once after any change made
- *   through this process (`invalidate()`, called after every successful API write). Another process
- *   on the same database sees a change within `ttlMs`: the model it then reads has a new version key.
+ * - {@link Memo}: what a site is (its model and version key, which site an address names, which
+ *   sites a host serves) is kept for as long as the data has not changed, the way the response cache
+ *   is (src/core/response-cache.ts): each value carries the change feed's generation it was read at
+ *   (src/core/change-feed.ts), and a value of an older generation is read again. A change made
+ *   through this process is counted as it commits; one made by another process as soon as this one
+ *   learns of it (SQLite: the next request; PostgreSQL: its notification, within milliseconds). So
+ *   an unpublished site, a deactivated share link or a removed proxy is refused at once, everywhere.
+ *   While the generation is unknown (PostgreSQL without its listening connection), nothing is kept.
  * - {@link RenderCache}: rendered responses keyed by the site's version key and the address, so a
  *   merge, a customization, a structure change or a publish (each changes the key) is never served
  *   stale, and unchanged sites are never rendered twice. Bounded in entries and bytes (the least
@@ -13,9 +17,10 @@
 import { createHash } from 'node:crypto';
 import { RecencyMap } from '../core/recency-map.js';
 
+/** The data generation now (src/core/change-feed.ts), or undefined when changes cannot be known. */
+export type Generation = () => number | undefined;
+
 interface MemoEntry<T> {
-  at: number;
-  generation: number;
   value: Promise<T>;
   /** The value once loaded (for {@link Memo.peek}). */
   settled?: { value: T };
@@ -23,44 +28,50 @@ interface MemoEntry<T> {
 
 export class Memo<T> {
   private readonly entries = new Map<string, MemoEntry<T>>();
-  private generation = 0;
+  /** The generation the entries were read at; a new one empties the memo. */
+  private generation = -1;
 
   constructor(
-    private readonly ttlMs: number,
+    private readonly current: Generation,
     private readonly maxEntries = 10_000,
   ) {}
 
-  /** Forgets everything (a change was made through this process). */
-  invalidate(): void {
-    this.generation++;
-    this.entries.clear();
+  /** The entries, emptied first when the data has changed since they were read; null: keep nothing. */
+  private valid(): Map<string, MemoEntry<T>> | null {
+    const now = this.current();
+    if (now === undefined) return null;
+    if (now !== this.generation) {
+      this.entries.clear();
+      this.generation = now;
+    }
+    return this.entries;
   }
 
   /** The loaded, current value of `key` without waiting; undefined when not loaded (or stale). */
   peek(key: string): T | undefined {
-    const hit = this.entries.get(key);
-    if (!hit?.settled || hit.generation !== this.generation || Date.now() - hit.at >= this.ttlMs) return undefined;
-    return hit.settled.value;
+    return this.valid()?.get(key)?.settled?.value;
   }
 
   get(key: string, load: () => Promise<T>): Promise<T> {
-    const now = Date.now();
-    const hit = this.entries.get(key);
-    if (hit && hit.generation === this.generation && now - hit.at < this.ttlMs) return hit.value;
+    const entries = this.valid();
+    if (entries === null) return load();
+    const hit = entries.get(key);
+    if (hit) return hit.value;
+    // Read at the generation taken above: a change committed while it loads moves the generation,
+    // and the next get reads again.
     const value = load();
-    const entry: MemoEntry<T> = { at: now, generation: this.generation, value };
-    this.entries.delete(key);
-    this.entries.set(key, entry);
+    const entry: MemoEntry<T> = { value };
+    entries.set(key, entry);
     value.then(
       (loaded) => {
         entry.settled = { value: loaded };
       },
       () => {
         // A failed load is not remembered.
-        if (this.entries.get(key) === entry) this.entries.delete(key);
+        if (entries.get(key) === entry) entries.delete(key);
       },
     );
-    if (this.entries.size > this.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    if (entries.size > this.maxEntries) entries.delete(entries.keys().next().value as string);
     return value;
   }
 }

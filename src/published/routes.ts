@@ -6,13 +6,15 @@
  *   at the path the site is published under there. Those requests are answered from an `onRequest`
  *   hook, before routing, since such a host serves nothing else of this server.
  *
- * Registered with fastify-plugin, so its hooks see every request: the host hook, and the one that
- * forgets what is known of the sites after any successful API write made through this process.
+ * Registered with fastify-plugin, so its host hook sees every request. What it keeps of the sites
+ * (which site an address or a host names, each site's model) follows the change feed
+ * (src/published/cache.ts): a change is seen at once, whichever process made it.
  */
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { App } from '../core/app.js';
+import type { ChangeFeed } from '../core/change-feed.js';
 import { fromTrustedProxy, trustFunction, trustProxyOption } from '../core/proxy.js';
 import { Memo } from './cache.js';
 import { FEEDBACK_BODY_LIMIT } from './feedback.js';
@@ -26,8 +28,10 @@ declare module 'fastify' {
   }
 }
 
-const HOST_TTL_MS = 5_000;
-const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+export interface PublishedOptions {
+  /** How this process learns of changes; without one (a Db not made by createDb), nothing is kept. */
+  feed?: ChangeFeed;
+}
 
 function pathOf(url: string): string {
   const at = url.indexOf('?');
@@ -52,23 +56,15 @@ function safeDecode(segment: string): string | null {
   }
 }
 
-async function publishedPlugin(app: App): Promise<void> {
-  const published = new PublishedSites(app);
+async function publishedPlugin(app: App, settings: PublishedOptions): Promise<void> {
+  const { feed } = settings;
+  const generation = feed ? () => feed.generation() : () => undefined;
+  const published = new PublishedSites(app, generation);
   app.decorate('published', published);
   const publicUrl = new URL(app.config.publicUrl);
   const publicPath = publicUrl.pathname.replace(/\/+$/, '');
-  const addresses = new Memo<string | null>(HOST_TTL_MS);
-  const hosts = new Memo<HostSite[]>(HOST_TTL_MS, 1_000);
-
-  // Callback hooks (no promise per request): most requests pass both without any work.
-  app.addHook('onResponse', (request, reply, done) => {
-    if (WRITE_METHODS.has(request.method) && reply.statusCode < 400 && request.url.startsWith('/v1/')) {
-      published.invalidate();
-      addresses.invalidate();
-      hosts.invalidate();
-    }
-    done();
-  });
+  const addresses = new Memo<string | null>(generation);
+  const hosts = new Memo<HostSite[]>(generation, 1_000);
 
   // Whether the reader came over HTTPS: what a trusted proxy's `X-Forwarded-Proto` says (Fastify's
   // `request.protocol` then), else `fallback`. A client's own header is ignored: it would drop the
@@ -92,6 +88,7 @@ async function publishedPlugin(app: App): Promise<void> {
       secure,
     });
   };
+  // A callback hook (no promise per request): most requests pass it without any work.
   // A request for a host known to have no site (or none at its path) goes on at once; the others
   // wait for the host's sites and are answered here when one matches. Replying ends the request:
   // `done` is not called then.

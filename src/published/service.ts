@@ -15,7 +15,7 @@ import { readBlob } from '../storage/files.js';
 import { decideAccess, parseCookies, setCookie, unsignedClaims } from './access.js';
 import { withoutHiddenHeaderItems } from './adaptive.js';
 import type { Address } from './address.js';
-import { Memo, RenderCache, type Rendered, rendered } from './cache.js';
+import { type Generation, Memo, RenderCache, type Rendered, rendered } from './cache.js';
 import { feedbackRoute } from './feedback.js';
 import { fileType, securityHeaders } from './headers.js';
 import { machineFile } from './machine.js';
@@ -25,9 +25,6 @@ import type { Shell } from './render/layout.js';
 import { pageMarkdown } from './render/markdown.js';
 import { SITE_SCRIPT } from './render/script.js';
 import { STYLESHEET } from './render/styles.js';
-
-/** How long a site's model is trusted before it is read again (changes through other processes). */
-const MODEL_TTL_MS = 1_000;
 
 /**
  * The HTML renderer (hast, and shiki for code blocks) is loaded with the first page a process
@@ -40,14 +37,16 @@ const CSS = asset(STYLESHEET);
 const JS = asset(SITE_SCRIPT);
 
 export class PublishedSites {
-  readonly models = new Memo<SiteModel | null>(MODEL_TTL_MS);
+  /** Each site's model, kept until the data changes (src/published/cache.ts). */
+  readonly models: Memo<SiteModel | null>;
   readonly renders = new RenderCache();
 
-  constructor(readonly app: App) {}
-
-  /** Forgets what is known of every site (after a change made through this process). */
-  invalidate(): void {
-    this.models.invalidate();
+  /** @param generation the change feed's data generation (src/core/change-feed.ts). */
+  constructor(
+    readonly app: App,
+    readonly generation: Generation,
+  ) {
+    this.models = new Memo<SiteModel | null>(generation);
   }
 
   model(siteId: string): Promise<SiteModel | null> {

@@ -201,8 +201,7 @@ describe('script URLs in the customization', () => {
         .set({ customization: customization === null ? null : JSON.stringify(customization) })
         .where('id', '=', siteId)
         .execute();
-      // What a write through the API does: the next request reads the site again.
-      h.app.published.invalidate();
+      // A commit on the app's connections moves the change feed: the next request reads the site again.
     };
     const siteId = api.split('/').pop() as string;
     // A site with no content: its pages (the 404 page, search) have no site space to resolve links in.
