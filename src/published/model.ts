@@ -149,14 +149,14 @@ export async function sitesOnHost(db: Db, host: string): Promise<HostSite[]> {
   const owners = await hostOwners(db, host);
   if (owners.length !== 1) return [];
   const owner = owners[0] as string;
-  // `host/` ≤ proxy < `host0` ('0' follows '/'): every proxy on that host, by a range of its index.
-  const [proxied, named] = await Promise.all([
+  // The owner's proxies (an organization has few), those on this host picked here: the range
+  // `host/` ≤ proxy < `host0` used before holds only under a bytewise collation of the database.
+  const [proxies, named] = await Promise.all([
     db
       .selectFrom('sites')
       .select(['id', 'proxy'])
       .where('organization_id', '=', owner)
-      .where('proxy', '>=', `${host}/`)
-      .where('proxy', '<', `${host}0`)
+      .where('proxy', 'is not', null)
       .execute(),
     db
       .selectFrom('sites')
@@ -171,6 +171,7 @@ export async function sitesOnHost(db: Db, host: string): Promise<HostSite[]> {
       )
       .execute(),
   ]);
+  const proxied = proxies.filter((r) => r.proxy?.startsWith(`${host}/`));
   return [
     ...proxied.map((r) => ({ siteId: r.id, basePath: (r.proxy ?? '').slice(host.length), rank: 0 })),
     ...named.map((r) => ({ siteId: r.id, basePath: `/${r.basename}`, rank: r.hostname === host ? 1 : 2 })),
