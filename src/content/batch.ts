@@ -7,13 +7,14 @@
  * resolved against the batch's final tree, from where the linking page ends up (relative-links.ts),
  * so bodies are stored only once every change has been applied.
  */
-import { badRequest } from '../core/errors.js';
+import { ApiError, badRequest } from '../core/errors.js';
 import { newId } from '../core/ids.js';
 import { slugify, uniqueSlug } from '../core/slug.js';
 import type { Db } from '../db/database.js';
 import { assertExpression } from '../sites/condition.js';
 import type { ContentRef, JsonDocument } from './document.js';
 import { storeFile as storeFileEntry } from './file-entry.js';
+import { checkDocumentLimits } from './limits.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from './markdown.js';
 import { gitPathIndex, pageGitPath, resolveRelativeLinks } from './relative-links.js';
 import { readSource } from './source.js';
@@ -84,24 +85,41 @@ export interface BatchOptions {
   maxFileBytes: number;
 }
 
-/** A page body from the accepted inputs, with what Markdown front matter says about the page. */
+/**
+ * A page body from the accepted inputs, with what Markdown front matter says about the page; 413 or
+ * 400 (the message starting with `at`) past the content limits (limits.ts).
+ */
 export function readDocumentInput(
   input: DocumentInput | undefined,
   resolveUrl?: (url: string) => ContentRef | null,
+  at = 'document',
 ): { document: JsonDocument | null; title?: string; description?: string; emoji?: string; headingTitle?: string } {
   if (!input || (!('markdown' in input) && !('document' in input))) return { document: null };
-  if ('document' in input) return { document: input.document as JsonDocument };
-  const { meta, body } = splitFrontmatter(input.markdown as string);
-  const document = markdownToDocument(body, { resolveUrl });
-  const leading = takeLeadingTitle(document);
-  return {
-    document,
-    ...(meta.title ? { title: meta.title } : {}),
-    ...(meta.description ? { description: meta.description } : {}),
-    ...(meta.emoji ? { emoji: meta.emoji } : {}),
-    ...(leading ? { headingTitle: leading.title } : {}),
-  };
+  try {
+    if ('document' in input) {
+      checkDocumentLimits(input.document);
+      return { document: input.document as JsonDocument };
+    }
+    const { meta, body } = splitFrontmatter(input.markdown as string);
+    const document = markdownToDocument(body, { resolveUrl });
+    const leading = takeLeadingTitle(document);
+    return {
+      document,
+      ...(meta.title ? { title: meta.title } : {}),
+      ...(meta.description ? { description: meta.description } : {}),
+      ...(meta.emoji ? { emoji: meta.emoji } : {}),
+      ...(leading ? { headingTitle: leading.title } : {}),
+    };
+  } catch (error) {
+    if (error instanceof ApiError) {
+      throw new ApiError(error.statusCode, `${at}/${'document' in input ? 'document' : 'markdown'}: ${error.message}`);
+    }
+    throw error;
+  }
 }
+
+/** Lets other requests run between two bodies of a batch (each parse holds the event loop). */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 function where(index: number): string {
   return `body/changes/${index}`;
@@ -189,9 +207,10 @@ export async function applyBatch(
   // Bodies written by the batch, stored at the end (see the header): by page and reusable content id.
   const pageBodies = new Map<string, JsonDocument | null>();
   const reusableBodies = new Map<string, JsonDocument | null>();
-  const body = (input: DocumentInput | undefined) => readDocumentInput(input, resolveUrl);
+  const body = (input: DocumentInput | undefined, at: string) => readDocumentInput(input, resolveUrl, `${at}/document`);
 
   for (const [i, change] of changes.entries()) {
+    if (i > 0 && 'document' in change && change.document !== undefined) await nextTurn();
     const at = where(i);
     if ((change.operation === 'insert_page' || change.operation === 'update_page') && change.condition?.trim()) {
       assertExpression(change.condition, `${at}/condition`);
@@ -201,7 +220,7 @@ export async function applyBatch(
       const siblings = parent ? parent.children : pages;
       const type = change.type ?? 'document';
       if (type === 'link' && !change.target) throw badRequest(`${at}/target is required for a link page`);
-      const read = type === 'document' ? body(change.document) : { document: null };
+      const read = type === 'document' ? body(change.document, at) : { document: null };
       const explicitTitle = 'title' in read && read.title ? read.title : change.title;
       const headingTitle = 'headingTitle' in read ? read.headingTitle : undefined;
       let document = read.document;
@@ -239,7 +258,7 @@ export async function applyBatch(
       }
       if (change.document !== undefined) {
         if (page.type !== 'document') throw badRequest(`${at}/document: only document pages have a body`);
-        const read = body(change.document);
+        const read = body(change.document, at);
         pageBodies.set(page.id, read.document);
         applyFields(page, { title: read.title, description: read.description, emoji: read.emoji });
       }
@@ -273,7 +292,7 @@ export async function applyBatch(
       outcomes.set(change.page, { object: 'deleted_page', page: change.page });
     } else if (change.operation === 'insert_reusable_content') {
       const entry: ReusableEntry = { id: newId(), title: change.title };
-      reusableBodies.set(entry.id, body(change.document).document);
+      reusableBodies.set(entry.id, body(change.document, at).document);
       reusableContents.push(entry);
       outcomes.set(entry.id, {
         object: 'created_reusable_content',
@@ -284,7 +303,7 @@ export async function applyBatch(
       const entry = reusableContents.find((r) => r.id === change.reusableContent);
       if (!entry) throw badRequest(`${at}/reusableContent: ${change.reusableContent} is not in the change request`);
       if (change.title !== undefined) entry.title = change.title;
-      if (change.document !== undefined) reusableBodies.set(entry.id, body(change.document).document);
+      if (change.document !== undefined) reusableBodies.set(entry.id, body(change.document, at).document);
       if (!outcomes.has(entry.id))
         outcomes.set(entry.id, { object: 'updated_reusable_content', reusableContent: entry.id });
     } else if (change.operation === 'delete_reusable_content') {

@@ -9,24 +9,21 @@ import remarkGfm from 'remark-gfm';
 import remarkParse from 'remark-parse';
 import remarkStringify from 'remark-stringify';
 import { unified } from 'unified';
+import { type ScannedLines, scanLines } from './block-tags.js';
 import { type HeadingType, type Inline, inlineText, type JsonDocument } from './document.js';
 import { mdastToDocument } from './from-mdast.js';
+import { CONTENT_LIMITS, checkBlockCount, checkMarkdownSize, tooDeep } from './limits.js';
 import {
   decodeTitle,
   EMBED,
-  EMBED_CLOSE,
   type EmbedNode,
   encodeTitle,
-  HINT_CLOSE,
   HINT_OPEN,
   type HintNode,
   INCLUDE,
   type IncludeNode,
   isHintStyle,
-  TAB_CLOSE,
   TAB_OPEN,
-  TABS_CLOSE,
-  TABS_OPEN,
   type TabNode,
   type TabsNode,
 } from './mdast-hint.js';
@@ -65,104 +62,105 @@ const stringifier = unified()
     handlers: { hint: hintHandler, tabs: tabsHandler, embed: embedHandler, include: includeHandler },
   });
 
-/** The fence state after `line`: the open fence marker, or null outside fenced code. */
-function fenceAfter(line: string, fence: string | null): string | null {
-  const marker = /^\s{0,3}(`{3,}|~{3,})/.exec(line)?.[1];
-  if (!marker) return fence;
-  if (fence === null) return marker;
-  return marker[0] === fence[0] && marker.length >= fence.length ? null : fence;
+/** What parsing cost, counted (the tests check the work grows linearly with the input). */
+export interface ParseStats {
+  /** Lines visited by the block-tag parser, at every level. */
+  lines: number;
+  /** Calls of remark's parser, and the characters they were given. */
+  remarkCalls: number;
+  remarkChars: number;
 }
 
-/**
- * The line closing a block tag opened before `from` (nested opens of the same tag counted), outside
- * fenced code; -1 when it is not closed. With `flat`, another open first means it is not closed.
- */
-function findClose(lines: string[], from: number, open: RegExp, close: RegExp, flat = false): number {
-  let fence: string | null = null;
-  let depth = 0;
-  for (let i = from; i < lines.length; i++) {
-    const line = lines[i] as string;
-    fence = fenceAfter(line, fence);
-    if (fence !== null) continue;
-    if (close.test(line)) {
-      if (depth === 0) return i;
-      depth--;
-    } else if (open.test(line)) {
-      if (flat) return -1;
-      depth++;
-    }
-  }
-  return -1;
+interface Parse {
+  scan: ScannedLines;
+  stats: ParseStats;
 }
 
-/** The tabs of a `{% tabs %}` block's inner lines (text outside `{% tab %}` blocks is dropped). */
-function parseTabs(lines: string[]): TabNode[] {
+/** The tabs of the `{% tabs %}` block on lines [from, to) (text outside `{% tab %}` blocks is dropped). */
+function parseTabs(parse: Parse, from: number, to: number, depth: number): TabNode[] {
+  const { lines, tags, close } = parse.scan;
   const tabs: TabNode[] = [];
-  for (let i = 0; i < lines.length; i++) {
-    const open = TAB_OPEN.exec(lines[i] as string);
-    if (!open) continue;
-    const close = findClose(lines, i + 1, TAB_OPEN, TAB_CLOSE);
-    const end = close < 0 ? lines.length : close;
-    const inner = parseMarkdown(lines.slice(i + 1, end).join('\n'));
-    tabs.push({ type: 'tab', title: decodeTitle(open[1] ?? ''), children: inner.children as TabNode['children'] });
+  for (let i = from; i < to; i++) {
+    parse.stats.lines++;
+    if (tags[i] !== 'tab') continue;
+    const title = TAB_OPEN.exec(lines[i] as string)?.[1] ?? '';
+    const paired = close[i] as number;
+    // An unclosed tab runs to the end of its tabs.
+    const end = paired >= 0 && paired < to ? paired : to;
+    const children = parseBlocks(parse, i + 1, end, depth + 1);
+    tabs.push({ type: 'tab', title: decodeTitle(title), children: children as TabNode['children'] });
     i = end;
   }
   return tabs;
+}
+
+/** The blocks of lines [from, to), `depth` blocks deep (see the header of block-tags.ts). */
+function parseBlocks(parse: Parse, from: number, to: number, depth: number): RootContent[] {
+  const { scan, stats } = parse;
+  const { lines, tags, close, nesting } = scan;
+  if (depth > CONTENT_LIMITS.nestingDepth) throw tooDeep(`line ${from} of the Markdown`);
+  const children: RootContent[] = [];
+  let pending: string[] = [];
+  const flush = () => {
+    if (pending.length === 0) return;
+    const text = pending.join('\n');
+    stats.remarkCalls++;
+    stats.remarkChars += text.length;
+    // Not push(...): a long body has more paragraphs than a call takes arguments.
+    for (const node of parser.parse(text).children) children.push(node);
+    pending = [];
+  };
+  for (let i = from; i < to; i++) {
+    stats.lines++;
+    const line = lines[i] as string;
+    const tag = tags[i];
+    const paired = close[i] as number;
+    // A pair counts only when it closes inside this block: otherwise the open line is text.
+    const closed = paired >= 0 && paired < to;
+    if (tag === 'hint' && closed) {
+      const style = HINT_OPEN.exec(line)?.[1];
+      if (style && isHintStyle(style)) {
+        flush();
+        const inner = parseBlocks(parse, i + 1, paired, depth + 1);
+        children.push({ type: 'hint', style, children: inner as HintNode['children'] });
+        i = paired;
+        continue;
+      }
+    } else if (tag === 'tabs' && closed) {
+      flush();
+      children.push({ type: 'tabs', children: parseTabs(parse, i + 1, paired, depth + 1) });
+      i = paired;
+      continue;
+    } else if (tag === 'embed') {
+      flush();
+      children.push({ type: 'embed', url: decodeTitle(EMBED.exec(line)?.[1] ?? '') });
+      continue;
+    } else if (tag === 'endembed') {
+      continue;
+    } else if (tag === 'include') {
+      const include = INCLUDE.exec(line);
+      flush();
+      children.push({ type: 'include', url: include?.[1] ?? include?.[2] ?? '' });
+      continue;
+    }
+    if ((nesting[i] as number) + depth > CONTENT_LIMITS.nestingDepth) throw tooDeep(`line ${i + 1} of the Markdown`);
+    pending.push(line);
+  }
+  flush();
+  return children;
 }
 
 /**
  * Splits Markdown at GitBook's block tags (outside fenced code): hints and tabs hold Markdown of
  * their own, parsed the same way; an embed is one line (an `{% endembed %}` after a caption is
  * dropped, the caption stays text), and so is an include. Hints do not nest; an unclosed tag stays text.
+ * Bounded by {@link CONTENT_LIMITS} (413 over the size, 400 over a structure limit); the tags are
+ * paired in one pass beforehand (block-tags.ts), so each line is read once per block around it.
  */
-export function parseMarkdown(markdown: string): Root {
-  const lines = markdown.replace(/\r\n?/g, '\n').split('\n');
-  const children: RootContent[] = [];
-  let pending: string[] = [];
-  const flush = () => {
-    if (pending.length > 0) children.push(...parser.parse(pending.join('\n')).children);
-    pending = [];
-  };
-  let fence: string | null = null;
-  for (let i = 0; i < lines.length; i++) {
-    const line = lines[i] as string;
-    fence = fenceAfter(line, fence);
-    if (fence === null) {
-      const hint = HINT_OPEN.exec(line);
-      const hintClose = hint?.[1] && isHintStyle(hint[1]) ? findClose(lines, i + 1, HINT_OPEN, HINT_CLOSE, true) : -1;
-      if (hint?.[1] && isHintStyle(hint[1]) && hintClose > 0) {
-        flush();
-        const inner = parseMarkdown(lines.slice(i + 1, hintClose).join('\n'));
-        children.push({ type: 'hint', style: hint[1], children: inner.children as HintNode['children'] });
-        i = hintClose;
-        continue;
-      }
-      const tabsClose = TABS_OPEN.test(line) ? findClose(lines, i + 1, TABS_OPEN, TABS_CLOSE) : -1;
-      if (tabsClose > 0) {
-        flush();
-        children.push({ type: 'tabs', children: parseTabs(lines.slice(i + 1, tabsClose)) });
-        i = tabsClose;
-        continue;
-      }
-      const embed = EMBED.exec(line);
-      if (embed?.[1]) {
-        flush();
-        children.push({ type: 'embed', url: decodeTitle(embed[1]) });
-        continue;
-      }
-      if (EMBED_CLOSE.test(line)) continue;
-      const include = INCLUDE.exec(line);
-      const includeUrl = include?.[1] ?? include?.[2];
-      if (includeUrl) {
-        flush();
-        children.push({ type: 'include', url: includeUrl });
-        continue;
-      }
-    }
-    pending.push(line);
-  }
-  flush();
-  return { type: 'root', children };
+export function parseMarkdown(markdown: string, stats?: ParseStats): Root {
+  checkMarkdownSize(markdown);
+  const parse: Parse = { scan: scanLines(markdown), stats: stats ?? { lines: 0, remarkCalls: 0, remarkChars: 0 } };
+  return { type: 'root', children: parseBlocks(parse, 0, parse.scan.lines.length, 0) };
 }
 
 export interface Frontmatter {
@@ -186,8 +184,11 @@ export function splitFrontmatter(markdown: string): { meta: Frontmatter; body: s
   return { meta, body: markdown.slice(match[0].length) };
 }
 
-export function markdownToDocument(markdown: string, options: RefOptions = {}): JsonDocument {
-  return mdastToDocument(parseMarkdown(markdown), options);
+/** The document of a Markdown body; 413 or 400 past {@link CONTENT_LIMITS}. */
+export function markdownToDocument(markdown: string, options: RefOptions = {}, stats?: ParseStats): JsonDocument {
+  const document = mdastToDocument(parseMarkdown(markdown, stats), options);
+  checkBlockCount(document.nodes);
+  return document;
 }
 
 export function documentToMarkdown(document: JsonDocument, options: MdastOptions = {}): string {
