@@ -24,7 +24,7 @@ import {
   type Tabs,
 } from '../../content/document.js';
 import { safeUrl } from '../../content/safe-url.js';
-import { type CodeThemes, highlight, languageOf } from './highlight.js';
+import { type CodeThemes, HighlightBudget, highlight, languageOf } from './highlight.js';
 
 export interface ResolvedLink {
   href: string;
@@ -85,6 +85,8 @@ export function codeLanguages(nodes: ReadonlyArray<unknown>): Set<string> {
 export class DocumentRenderer {
   private readonly ids = new Set<string>();
   private readonly toc: TocEntry[] = [];
+  /** One render is one page: what it may highlight. */
+  private readonly highlighting = new HighlightBudget();
 
   constructor(private readonly context: DocumentContext) {}
 
@@ -254,7 +256,7 @@ export class DocumentRenderer {
       case 'code': {
         const code = node.nodes.map((line) => nodeText(line.nodes)).join('\n');
         const language = languageOf(node.data.syntax);
-        const pre = highlight(this.context.highlighter, code, language, this.context.codeThemes);
+        const pre = highlight(this.context.highlighter, code, language, this.context.codeThemes, this.highlighting);
         const label = node.data.syntax?.trim();
         return [h('div.code-block', label ? { 'data-lang': label } : {}, [pre])];
       }

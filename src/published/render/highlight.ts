@@ -7,6 +7,10 @@
  * ({@link prepareHighlighter} with the languages and themes it uses), then rendered. Highlighted
  * blocks are cached by (themes, language, code), so re-rendering a page after an unrelated change
  * does not highlight its code again.
+ *
+ * Highlighting runs on the event loop, inside a page render, and a grammar's regular expressions can
+ * cost much per character: so what one page may highlight is bounded ({@link HIGHLIGHT_LIMITS}),
+ * and code past a bound is shown plain (escaped, one `span.line` per line, as highlighted code).
  */
 import { createHash } from 'node:crypto';
 import type { Element, Root } from 'hast';
@@ -24,7 +28,22 @@ export interface CodeThemes {
 /** The themes used when the customization names none Shiki knows (`default-light`, `default-dark`). */
 const DEFAULT_THEMES: CodeThemes = { light: 'github-light', dark: 'github-dark' };
 const CACHE_SIZE = 2_000;
-const TOKENIZE_LIMIT_MS = 10_000;
+
+/** What one page render may highlight; past a bound, code is shown plain. */
+export const HIGHLIGHT_LIMITS = {
+  /** Characters of one code block. */
+  blockChars: 20_000,
+  /** Lines of one code block. */
+  blockLines: 1_000,
+  /** Characters of all the code a page highlights (blocks already highlighted, cached, are free). */
+  pageChars: 100_000,
+  /** Languages a page loads (a grammar is imported and compiled on its first use). */
+  pageLanguages: 8,
+  /** Characters of one line past which the rest of the line is left untokenized. */
+  lineChars: 2_000,
+  /** Time for one line's tokenizing, past which its rest is left untokenized (Shiki's own bound). */
+  lineMs: 1_000,
+} as const;
 
 let highlighter: Promise<HighlighterCore> | null = null;
 const cache = new Map<string, Element>();
@@ -49,7 +68,10 @@ export function codeThemes(wanted: { light: string; dark: string }): CodeThemes 
   };
 }
 
-/** Loads the grammars of `languages` and the `themes`; afterwards {@link highlight} is synchronous. */
+/**
+ * Loads the grammars of `languages` (the first {@link HIGHLIGHT_LIMITS.pageLanguages}) and the
+ * `themes`; afterwards {@link highlight} is synchronous.
+ */
 export async function prepareHighlighter(languages: Iterable<string>, themes: CodeThemes): Promise<HighlighterCore> {
   const core = await instance();
   const loadedThemes = new Set(core.getLoadedThemes());
@@ -57,10 +79,16 @@ export async function prepareHighlighter(languages: Iterable<string>, themes: Co
     if (!loadedThemes.has(name)) await core.loadTheme(bundledThemes[name as keyof typeof bundledThemes]);
   }
   const loaded = new Set(core.getLoadedLanguages());
-  for (const name of languages) {
+  for (const name of [...languages].slice(0, HIGHLIGHT_LIMITS.pageLanguages)) {
     if (!loaded.has(name)) await core.loadLanguage(bundledLanguages[name as keyof typeof bundledLanguages]);
   }
   return core;
+}
+
+function lineCount(code: string): number {
+  let lines = 1;
+  for (let i = code.indexOf('\n'); i >= 0; i = code.indexOf('\n', i + 1)) lines++;
+  return lines;
 }
 
 /** A plain `<pre><code>` of `code`, one `span.line` per line, as Shiki writes highlighted blocks. */
@@ -79,9 +107,22 @@ function plain(code: string): Element {
   );
 }
 
+/** What is left of one page render's {@link HIGHLIGHT_LIMITS} (a renderer holds one). */
+export class HighlightBudget {
+  private chars: number = HIGHLIGHT_LIMITS.pageChars;
+
+  /** Whether `code` may be highlighted, counting it against the page's characters when it may. */
+  take(code: string, lines: number): boolean {
+    if (code.length > HIGHLIGHT_LIMITS.blockChars || lines > HIGHLIGHT_LIMITS.blockLines) return false;
+    if (code.length > this.chars) return false;
+    this.chars -= code.length;
+    return true;
+  }
+}
+
 /**
- * The `<pre>` of a code block: highlighted when `language` is loaded (by {@link prepareHighlighter}),
- * plain otherwise. The colors of both themes are CSS variables (`--shiki-light`, `--shiki-dark`); the
+ * The `<pre>` of a code block: highlighted when `language` is loaded (by {@link prepareHighlighter})
+ * and the code is within the page's `budget` (see {@link HIGHLIGHT_LIMITS}), plain otherwise. The colors of both themes are CSS variables (`--shiki-light`, `--shiki-dark`); the
  * page's stylesheet picks one.
  */
 export function highlight(
@@ -89,19 +130,23 @@ export function highlight(
   code: string,
   language: string | null,
   themes: CodeThemes,
+  budget: HighlightBudget,
 ): Element {
   if (!core || !language || !core.getLoadedLanguages().includes(language)) return plain(code);
   const key = createHash('sha1').update(`${themes.light}\0${themes.dark}\0${language}\0${code}`).digest('base64');
   const cached = cache.get(key);
   // Serializing a hast tree does not change it, so one element is shared by every page that shows it.
   if (cached) return cached;
+  if (!budget.take(code, lineCount(code))) return plain(code);
   const root: Root = core.codeToHast(code, {
     lang: language,
     themes: { light: themes.light, dark: themes.dark },
     defaultColor: false,
     // Shiki leaves the rest of a line untokenized past its time limit (500 ms by default), which the
-    // first use of a grammar can reach on a busy machine; the result is cached, so take the time.
-    tokenizeTimeLimit: TOKENIZE_LIMIT_MS,
+    // first use of a grammar can reach on a busy machine; the result is cached, so take some more.
+    // Long lines (minified code, data) are where a grammar's expressions cost most: left plain.
+    tokenizeTimeLimit: HIGHLIGHT_LIMITS.lineMs,
+    tokenizeMaxLineLength: HIGHLIGHT_LIMITS.lineChars,
   });
   const pre = root.children.find((c): c is Element => c.type === 'element' && c.tagName === 'pre') ?? plain(code);
   cache.set(key, pre);
