@@ -205,9 +205,11 @@ export function clientErrorHandler(this: FastifyInstance, error: Error & { code?
   this.log.debug({ err: error }, 'client error');
   if (socket.writable) {
     const body = JSON.stringify(errorBody(code, message));
+    // The answer to a HEAD has no body (the client would read it as a broken next answer).
+    const head = (error as { rawPacket?: Buffer }).rawPacket?.subarray(0, 5).toString('latin1') === 'HEAD ';
     socket.write(
       `HTTP/1.1 ${code} ${http.STATUS_CODES[code]}\r\nContent-Type: application/json; charset=utf-8\r\n` +
-        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        `Content-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${head ? '' : body}`,
     );
   }
   socket.destroy(error);
