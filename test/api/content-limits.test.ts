@@ -96,6 +96,16 @@ describe('JSON document bodies', () => {
     expectRefused(await insert({ document: { object: 'document', nodes } }), 400, 'blocks');
   });
 
+  it('holds comment bodies given as JSON to the same bounds', async () => {
+    const res = await h.app.inject({
+      method: 'POST',
+      url: `${ctx.base}/change-requests/${cr}/comments`,
+      headers: { authorization: `Bearer ${ctx.admin.token}`, 'content-type': 'application/json' },
+      payload: `{"body":{"document":${nested(20_000)}}}`,
+    });
+    expectRefused({ status: res.statusCode, body: res.json() }, 400, 'body/body/document: the document nests blocks');
+  });
+
   it('accepts a document within the limits', async () => {
     const res = await insertRaw(nested(CONTENT_LIMITS.nestingDepth - 1));
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);

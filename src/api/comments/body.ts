@@ -6,8 +6,9 @@
  * Everything here is pure: which words name members is decided by the caller's `resolve`.
  */
 import type { JsonDocument } from '../../content/document.js';
+import { checkDocumentLimits } from '../../content/limits.js';
 import { documentToMarkdown, markdownToDocument } from '../../content/markdown.js';
-import { badRequest } from '../../core/errors.js';
+import { ApiError, badRequest } from '../../core/errors.js';
 
 export type BodyInput = { markdown: string } | { document: JsonDocument } | Record<string, never>;
 export type BodyFormat = 'document' | 'markdown';
@@ -124,6 +125,13 @@ export function readBody(input: BodyInput, resolve: (word: string) => string | u
       ) as JsonDocument['nodes'],
     };
   } else if ('document' in input && input.document) {
+    // Nested past the limits, a document could not even be walked or stored (content/limits.ts).
+    try {
+      checkDocumentLimits(input.document);
+    } catch (error) {
+      if (error instanceof ApiError) throw new ApiError(error.statusCode, `${field}/document: ${error.message}`);
+      throw error;
+    }
     document = { object: 'document', data: input.document.data ?? {}, nodes: input.document.nodes };
   } else {
     document = { object: 'document', data: {}, nodes: [] };
