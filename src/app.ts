@@ -10,6 +10,7 @@ import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
+import { background } from './background.js';
 import type { Config } from './config.js';
 import type { App } from './core/app.js';
 import { registerAuth } from './core/auth.js';
@@ -39,9 +40,6 @@ import { Urls } from './core/urls.js';
 import { rejectNulCharacters, schemaCompilers } from './core/validation.js';
 import { createDb, type Db, driverOf } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
-import { scheduleHousekeeping } from './jobs/housekeeping.js';
-import { JobWorker } from './jobs/index.js';
-import { purgeFinishedJobs } from './jobs/retention.js';
 import { registerPublished } from './published/routes.js';
 import { prepareServerData } from './services/startup.js';
 
@@ -115,25 +113,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   app.decorate('urls', new Urls(config.publicUrl));
   if (!options.db) app.addHook('onClose', async () => db.destroy());
   trackHandlers(app, { timeoutMs: 10_000 });
-  const jobs = new JobWorker(db, app.log, {
-    concurrency: config.jobConcurrency,
-    pollMs: config.jobPollMs,
-    leaseMs: config.jobLeaseMs,
-  });
-  app.decorate('jobs', jobs);
   // Keys and settings every request may need are made now, before the first request (and before
   // the worker, whose jobs may need them too): no request writes them.
   app.addHook('onReady', async () => prepareServerData(db, config, app.log));
-  // Started once every area has registered its handlers; onClose hooks run in reverse order, so
-  // this one stops the worker (and gives its jobs back) before the database above is closed.
-  app.addHook('onReady', async () => jobs.start());
-  app.addHook('onClose', async () => jobs.stop());
-  // Finished jobs are deleted a week after they end, hourly, by processes with a worker. Registered
-  // after the worker's hooks, so on close a purge in progress stops at its next batch first.
-  scheduleHousekeeping(app, {
-    failureMessage: 'could not purge finished jobs',
-    run: (signal) => purgeFinishedJobs(db, { signal }),
-  });
+  // The job worker, every job handler and periodic task; early, so that on close they stop before
+  // the database does (onClose hooks run in reverse order of registration).
+  await app.register(background);
   // The request lines still queued (core/request-log.ts) are written before the process may exit.
   app.addHook('onClose', (_instance, done) => {
     flushRequestLog();
@@ -168,7 +153,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   }
 
   registerErrorHandling(app);
-  await registerMetrics(app, { db, jobs, token: config.metricsToken, responseCache: () => app.responseCache });
+  await registerMetrics(app, {
+    db,
+    jobs: app.jobs,
+    token: config.metricsToken,
+    responseCache: () => app.responseCache,
+  });
   rejectNulCharacters(app);
   registerAuth(app);
   // After authentication: a caller with a valid token is counted by its token, others by address.

@@ -12,7 +12,6 @@ import type {
 } from 'fastify';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { JobWorker } from '../jobs/index.js';
 import type { Urls } from './urls.js';
 
 /** The Fastify instance type every route module receives. */
@@ -29,7 +28,5 @@ declare module 'fastify' {
     db: Db;
     config: Config;
     urls: Urls;
-    /** The background job worker: areas register their job handlers on it. */
-    jobs: JobWorker;
   }
 }

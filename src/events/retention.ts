@@ -1,6 +1,6 @@
 /**
  * Audit retention: events older than `AUDIT_RETENTION_DAYS` are deleted (their deliveries with
- * them), in batches (every process with a job worker runs this hourly: src/api/audit/routes.ts).
+ * them), in batches (every process with a job worker runs this hourly: src/background.ts).
  */
 import type { Db } from '../db/database.js';
 import { deleteInBatches, type PurgeOptions } from '../jobs/housekeeping.js';

@@ -1,11 +1,9 @@
 /**
  * Housekeeping: periodic work that belongs to no request and no job, such as the retention purges
- * (each area schedules its own from its routes plugin). It runs in every process with a job worker
- * (`JOB_CONCURRENCY` > 0) and in no API-only process, so that a deployment chooses which processes
- * spend time on it: once when the app is ready, then every `everyMs` (hourly by default). A failed
- * run is logged and the next one comes at its time.
- *
- * Not re-exported by `./index.ts`: it needs the App type, whose module imports that index.
+ * (every task is scheduled in src/background.ts; each purge is written in its area). It runs in
+ * every process with a job worker (`JOB_CONCURRENCY` > 0) and in no API-only process, so that a
+ * deployment chooses which processes spend time on it: once when the app is ready, then every
+ * `everyMs` (hourly by default). A failed run is logged and the next one comes at its time.
  */
 import type { App } from '../core/app.js';
 
@@ -84,7 +82,7 @@ export function scheduleHousekeeping(app: App, task: HousekeepingTask): void {
     // unref: the timer alone must not keep a process alive that is otherwise done.
     timer.unref();
   });
-  // Area hooks close before the database (onClose runs in reverse order of registration), so a run
+  // Registered after the database's hook, this closes first (onClose runs in reverse order), so a run
   // in progress ends here, at its next step, instead of failing against a closed database.
   app.addHook('onClose', async () => {
     if (timer) clearInterval(timer);

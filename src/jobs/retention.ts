@@ -1,6 +1,6 @@
 /**
  * Finished jobs (done or failed) are kept for a week, for reading the table after an incident, then
- * deleted: every process with a job worker runs the purge hourly (scheduled in src/app.ts through
+ * deleted: every process with a job worker runs the purge hourly (scheduled in src/background.ts through
  * ./housekeeping.ts), in batches (the `finished_at` index of migration 0018 makes each one cheap), so that a backlog (a week of webhook deliveries) never holds
  * SQLite's write lock, or the event loop, for longer than one batch.
  */

@@ -54,7 +54,7 @@ export class JobWorker {
     readonly options: WorkerOptions,
   ) {}
 
-  /** Declares how jobs of `kind` are run (areas do this when they are registered). */
+  /** Declares how jobs of `kind` are run (src/background.ts declares every kind). */
   register<P>(kind: string, handler: JobHandler<P>): void {
     if (this.handlers.has(kind)) throw new Error(`a handler for job kind ${kind} is already registered`);
     // The kind names the payload's shape: whoever enqueues a kind gives that handler's payload.

@@ -2,8 +2,11 @@
  * The shape of `src`, checked on the source: no import cycle between files (type-only imports count:
  * a cycle of types is still two files that cannot be understood apart), no two folders importing
  * each other (the top-level folders of `src`, each API area of `src/api` counting as a folder, and
- * each file at the top of `src` as one of its own), route files that export only their plugin and that only route plugins import, and no
- * file over 400 lines. The import graph comes from the TypeScript compiler's own pre-processor.
+ * each file at the top of `src` as one of its own), route files that export only their plugin and
+ * that only route plugins import, no file over 400 lines, and no job handler registered or periodic
+ * task scheduled anywhere but src/background.ts (so that one file lists everything that runs in the
+ * background; a routes plugin doing it was how they got scattered). The import graph comes from the
+ * TypeScript compiler's own pre-processor.
  *
  * Each `ALLOWED_*` list holds what stood when the check was written and is owned by another change:
  * it may only shrink. An entry that no longer occurs fails too, so that the list is emptied as the
@@ -108,6 +111,25 @@ function folderOf(file: string): string {
 
 const isRoutes = (file: string) => /(^|\/|-)routes\.ts$/.test(file);
 
+/** Where `file` calls `<…>jobs.register(…)` or `scheduleHousekeeping(…)`, as `file:line callee`. */
+function backgroundRegistrations(file: string): string[] {
+  const text = texts.get(file) as string;
+  if (!text.includes('jobs') && !text.includes('scheduleHousekeeping')) return [];
+  const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true);
+  const found: string[] = [];
+  const visit = (node: ts.Node) => {
+    if (ts.isCallExpression(node)) {
+      const callee = node.expression.getText(source);
+      if (/(^|\.)jobs\.register$/.test(callee) || /(^|\.)scheduleHousekeeping$/.test(callee)) {
+        found.push(`${file}:${source.getLineAndCharacterOfPosition(node.getStart(source)).line + 1} ${callee}`);
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 describe('structure of src', () => {
   it('has no import cycle', () => {
     expect(cycles()).toEqual(ALLOWED_CYCLES);
@@ -144,6 +166,15 @@ describe('structure of src', () => {
       }
     }
     expect(found.sort()).toEqual([...ALLOWED_ROUTE_USES].sort());
+  });
+
+  it('registers job handlers and schedules periodic tasks in src/background.ts only, never in a routes file', () => {
+    const routes = files.filter((f) => f.startsWith('src/api/') && isRoutes(f));
+    expect(routes.flatMap(backgroundRegistrations)).toEqual([]);
+    const elsewhere = files.filter((f) => f !== 'src/background.ts').flatMap(backgroundRegistrations);
+    expect(elsewhere).toEqual([]);
+    // The check finds what it looks for.
+    expect(backgroundRegistrations('src/background.ts').length).toBeGreaterThan(0);
   });
 
   it(`has no file over ${MAX_LINES} lines`, () => {

@@ -1,7 +1,7 @@
 /**
  * The organization audit log (`listOrganizationAuditEvents`, `getOrganizationAuditEvent`,
  * `listOrganizationAuditEventActions`): the events the service layer records, to org admins only,
- * kept `AUDIT_RETENTION_DAYS` (every process with a job worker purges older ones hourly).
+ * kept `AUDIT_RETENTION_DAYS` (every process with a job worker purges older ones hourly: src/background.ts).
  */
 
 import { Type } from 'typebox';
@@ -10,8 +10,6 @@ import { caller } from '../../core/auth.js';
 import { notFound } from '../../core/errors.js';
 import { mapPage } from '../../core/paging.js';
 import { findOrganizationEvent, listOrganizationEvents } from '../../events/repo.js';
-import { purgeExpiredEvents } from '../../events/retention.js';
-import { scheduleHousekeeping } from '../../jobs/housekeeping.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { presentAuditActions, presentAuditEvent, presentAuditEventDetails } from './present.js';
 import {
@@ -31,11 +29,6 @@ export default async function auditRoutes(app: App) {
     const membership = await requireOrgMember(app.db, organizationId, userId);
     requireOrgRole(membership, 'admin', 'read the audit log');
   }
-
-  scheduleHousekeeping(app, {
-    failureMessage: 'could not purge expired events',
-    run: (signal) => purgeExpiredEvents(app.db, app.config.auditRetentionDays, { signal }),
-  });
 
   app.get(
     '/orgs/:organizationId/audit-events',

@@ -20,14 +20,11 @@ import { findGitSync, presentGitSync, redactUrl } from '../../git/state.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { ExportToGitRepository, GitSyncState, ImportGitRepository, ZipFile } from './schemas.js';
 import { type GitOperationInput, startGitOperation } from './service.js';
-import { registerGitJobs } from './sync.js';
 
 const tags = ['space-git'];
 const SpaceParams = Type.Object({ spaceId: Type.String({ minLength: 1 }) });
 
 export default async function gitRoutes(app: App) {
-  registerGitJobs(app);
-
   async function queue(request: FastifyRequest, direction: 'import' | 'export', body: GitOperationInput) {
     const { spaceId } = request.params as { spaceId: string };
     const { operationId } = await startGitOperation(serviceContext(app, request), spaceId, direction, body, {

@@ -19,7 +19,7 @@ import { exportLayout } from '../../git/export-layout.js';
 import { safeDirectory } from '../../git/export-paths.js';
 import { guardedGitHttp } from '../../git/http.js';
 import { importLayout } from '../../git/import-layout.js';
-import { EXPORT_JOB, type GitJobPayload, IMPORT_JOB, urlAad } from '../../git/jobs.js';
+import { type GitJobPayload, urlAad } from '../../git/jobs.js';
 import { ASSETS, CONFIG_FILE, cleanDir } from '../../git/layout.js';
 import { GIT_LIMITS } from '../../git/limits.js';
 import { fullRef, pushToRemote, type RemoteTarget, readRemote } from '../../git/remote.js';
@@ -118,7 +118,8 @@ async function runImport(app: App, row: GitSyncRow, target: RemoteTarget, option
   return { commit: remote.commit, revisionId: revision.id, changeRequestId: changeRequest?.id };
 }
 
-function gitJob(app: App, direction: 'import' | 'export'): JobHandler<GitJobPayload> {
+/** The handler of the `git.import` or `git.export` job (registered in src/background.ts). */
+export function gitJob(app: App, direction: 'import' | 'export'): JobHandler<GitJobPayload> {
   return async (payload, { signal, log }) => {
     const row = await findGitSync(app.db, payload.spaceId);
     if (!row || row.operation_id !== payload.operationId || row.state !== 'running' || !row.sealed_url) {
@@ -157,9 +158,4 @@ function gitJob(app: App, direction: 'import' | 'export'): JobHandler<GitJobPayl
       log.warn({ ...context, error: message }, `Git ${direction} failed`);
     }
   };
-}
-
-export function registerGitJobs(app: App): void {
-  app.jobs.register(IMPORT_JOB, gitJob(app, 'import'));
-  app.jobs.register(EXPORT_JOB, gitJob(app, 'export'));
 }

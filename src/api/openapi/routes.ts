@@ -12,8 +12,7 @@ import { serviceContext } from '../../core/service.js';
 import type { OpenapiSpecRow } from '../../db/schema.js';
 import { canEdit, requireOrgMember } from '../../permissions/organization.js';
 import { presentContent, presentSpec, presentVersion, specLocation } from './present.js';
-import { processSpecJob } from './process.js';
-import { findSpec, findVersion, listSpecs, listVersions, PROCESS_JOB } from './repo.js';
+import { findSpec, findVersion, listSpecs, listVersions } from './repo.js';
 import {
   CreateSpecBody,
   OpenAPISpec,
@@ -31,7 +30,6 @@ const specTags = ['openapi'];
 const versionTags = ['openapi-versions'];
 
 export default async function openapiRoutes(app: App) {
-  app.jobs.register(PROCESS_JOB, processSpecJob(app));
   const fetchOptions = { allowPrivate: app.config.fetchAllowPrivate };
 
   async function loadSpec(organizationId: string, slug: string): Promise<OpenapiSpecRow> {

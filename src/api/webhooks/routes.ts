@@ -10,8 +10,6 @@ import { mapPage, PagedList, PageQuery } from '../../core/paging.js';
 import { NoContent, Params } from '../../core/schemas.js';
 import { secretsKey } from '../../core/secrets.js';
 import { serviceContext } from '../../core/service.js';
-import { DELIVER_JOB } from '../../events/record.js';
-import { deliveryHandler } from '../../webhooks/deliver.js';
 import { findWebhookDelivery, listDeliveries, listWebhooks } from '../../webhooks/repo.js';
 import { presentDelivery, presentWebhook } from './present.js';
 import {
@@ -32,8 +30,6 @@ const READ = { scope: 'organization:webhooks:read' } as const;
 const WRITE = { scope: 'organization:webhooks:write' } as const;
 
 export default async function webhookRoutes(app: App) {
-  app.jobs.register(DELIVER_JOB, deliveryHandler(app));
-
   const settings = async (request: { log: App['log'] }) => ({
     secretsKey: await secretsKey(app.db, app.config.secretsKey, request.log),
     fetchAllowPrivate: app.config.fetchAllowPrivate,

@@ -1,6 +1,6 @@
 /**
  * Insight retention: events of published sites that occurred more than `INSIGHTS_RETENTION_DAYS`
- * ago are deleted (every process with a job worker runs this hourly: ./routes.ts).
+ * ago are deleted (every process with a job worker runs this hourly: src/background.ts).
  */
 import type { Db } from '../../../db/database.js';
 import { deleteInBatches, type PurgeOptions } from '../../../jobs/housekeeping.js';

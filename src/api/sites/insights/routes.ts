@@ -3,17 +3,16 @@
  * counts them. The official document gives the tracking operation no security of its own, so it
  * takes the document's default (a user or integration token); recording analytics of reading is not
  * a change of the site, so it needs what reading the site needs (`site:read`, organization members).
- * Events are kept `INSIGHTS_RETENTION_DAYS` (every process with a job worker purges older ones hourly).
+ * Events are kept `INSIGHTS_RETENTION_DAYS` (every process with a job worker purges older ones hourly:
+ * src/background.ts).
  */
 import type { App } from '../../../core/app.js';
 import { notFound } from '../../../core/errors.js';
 import { NoContent } from '../../../core/schemas.js';
 import { serviceContext } from '../../../core/service.js';
-import { scheduleHousekeeping } from '../../../jobs/housekeeping.js';
 import { authorizeSiteOf } from '../../../permissions/sites.js';
 import { SiteParams } from '../shared/schemas.js';
 import { presentAggregation } from './present.js';
-import { purgeExpiredInsightEvents } from './retention.js';
 import { AggregateBody, AggregateResult, type InsightEventInput, TrackEventsBody } from './schemas.js';
 import { aggregateSiteEvents, recordSiteEvents } from './service.js';
 
@@ -21,11 +20,6 @@ const tags = ['site-insights'];
 const base = '/orgs/:organizationId/sites/:siteId/insights/events';
 
 export default async function siteInsightsRoutes(app: App) {
-  scheduleHousekeeping(app, {
-    failureMessage: 'could not purge expired insight events',
-    run: (signal) => purgeExpiredInsightEvents(app.db, app.config.insightsRetentionDays, { signal }),
-  });
-
   app.post(
     base,
     {
