@@ -1,8 +1,8 @@
 /**
  * Builds the Fastify application: logging, validation, errors, authentication, the OpenAPI
- * document and reference page, health checks, then the API areas under `/v1`.
+ * document and reference page, health checks, then the API areas under `/v1`. Each piece is a
+ * plugin that owns its hooks and decorations; `buildApp` says which, and in what order.
  */
-import http from 'node:http';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
@@ -12,33 +12,30 @@ import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
 import { background } from './background.js';
 import type { Config } from './config.js';
-import type { App } from './core/app.js';
-import { registerAuth } from './core/auth.js';
-import { type CacheFrontHandler, cacheFront } from './core/cache-front.js';
-import { ChangeFeed } from './core/change-feed.js';
-import { registerConditionalRequests } from './core/conditional.js';
-import { trackHandlers } from './core/drain.js';
+import { type App, appContext } from './core/app.js';
+import { auth } from './core/auth.js';
+import { cacheFrontDoor, FrontDoor } from './core/cache-front.js';
+import { changeFeed } from './core/change-feed.js';
+import { conditionalRequests } from './core/conditional.js';
+import { drain } from './core/drain.js';
 import {
   clientErrorHandler,
   ErrorBody,
+  errorHandling,
   formatValidationErrors,
   frameworkErrors,
   MAX_PARAM_LENGTH,
-  registerErrorHandling,
 } from './core/errors.js';
-import { registerIdempotency } from './core/idempotency.js';
+import { idempotency } from './core/idempotency.js';
 import { newId } from './core/ids.js';
-import { ResourceLocks } from './core/locks.js';
-import { registerMetrics } from './core/metrics.js';
+import { metrics } from './core/metrics.js';
 import { trustProxyOption } from './core/proxy.js';
-import { registerRateLimit } from './core/rate-limit.js';
-import { flushRequestLog, RequestLog, serializeRequest } from './core/request-log.js';
-import { registerResponseCache } from './core/response-cache.js';
+import { rateLimit } from './core/rate-limit.js';
+import { RequestLog, requestLogging, serializeRequest } from './core/request-log.js';
+import { responseCache } from './core/response-cache.js';
 import { SCOPES } from './core/scopes.js';
-import { secretsKey } from './core/secrets.js';
-import { Urls } from './core/urls.js';
-import { rejectNulCharacters, schemaCompilers } from './core/validation.js';
-import { createDb, type Db, driverOf } from './db/database.js';
+import { requestInput, schemaCompilers } from './core/validation.js';
+import { createDb, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
 import { registerPublished } from './published/routes.js';
 import { prepareServerData } from './services/startup.js';
@@ -65,21 +62,12 @@ export interface BuildOptions {
 
 export async function buildApp(options: BuildOptions): Promise<App> {
   const { config } = options;
-  // Set once the response cache is registered (below); requests it cannot answer go to Fastify.
-  let front: CacheFrontHandler | null = null;
+  // Opened by the cache-front plugin (below); until then, and if it stays shut, requests go to Fastify.
+  const frontDoor = new FrontDoor();
   const requestLog = new RequestLog(!options.logger);
   const app = Fastify({
-    // Fastify's own HTTP server (lib/server.js), with the cache's front door before its handler.
-    serverFactory: (handler, serverOptions) => {
-      const server = http.createServer(serverOptions.http ?? {}, (request, response) => {
-        if (front === null) handler(request, response);
-        else front(request, response, () => handler(request, response));
-      });
-      server.keepAliveTimeout = serverOptions.keepAliveTimeout as number;
-      server.requestTimeout = serverOptions.requestTimeout as number;
-      server.setTimeout(serverOptions.connectionTimeout as number);
-      return server;
-    },
+    // Fastify's own HTTP server, with the response cache's front door before its handler.
+    serverFactory: frontDoor.serverFactory,
     logger: options.logger ?? {
       level: config.logLevel,
       // A token must never reach a log: a request is logged through this serializer only, which
@@ -108,89 +96,38 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   const db = options.db ?? createDb(config.databaseUrl);
   if (options.migrate !== false) await migrateToLatest(db);
-  app.decorate('db', db);
-  app.decorate('config', config);
-  app.decorate('urls', new Urls(config.publicUrl));
-  if (!options.db) app.addHook('onClose', async () => db.destroy());
-  trackHandlers(app, { timeoutMs: 10_000 });
+
+  // The database, configuration and URLs: first, so that the database is closed last.
+  await app.register(appContext, { db, config, closeDb: !options.db });
+  // Before any route, so closing waits for every running handler before the database closes.
+  await app.register(drain, { timeoutMs: 10_000 });
   // Keys and settings every request may need are made now, before the first request (and before
   // the worker, whose jobs may need them too): no request writes them.
   app.addHook('onReady', async () => prepareServerData(db, config, app.log));
   // The job worker, every job handler and periodic task; early, so that on close they stop before
   // the database does (onClose hooks run in reverse order of registration).
   await app.register(background);
-  // The request lines still queued (core/request-log.ts) are written before the process may exit.
-  app.addHook('onClose', (_instance, done) => {
-    flushRequestLog();
-    done();
-  });
-  // Callback hooks here and in core/: an async hook costs a promise and a turn per request.
-  app.addHook('onSend', (request, reply, payload, done) => {
-    reply.header('x-request-id', request.id);
-    done(null, payload);
-  });
-
-  // An empty body sent as JSON (as the official client does for optional bodies) reads as `{}`.
-  const parseJson = app.getDefaultJsonParser('error', 'ignore');
-  app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
-    if (text.trim() === '') return done(null, {});
-    parseJson(request, text, done);
-  });
-
-  // What this process learns of changes made elsewhere; first, so every request sees them.
-  const feed = ChangeFeed.of(db, app.log);
-  if (feed) {
-    if (driverOf(db)?.kind === 'sqlite') {
-      app.addHook('onRequest', (_request, _reply, done) => {
-        feed.poll();
-        done();
-      });
-    }
-    app.addHook('onReady', async () => feed.start());
-    app.addHook('onClose', async () => feed.close());
-  }
-
-  registerErrorHandling(app);
-  await registerMetrics(app, {
-    db,
-    jobs: app.jobs,
-    token: config.metricsToken,
-    responseCache: () => app.responseCache,
-  });
-  rejectNulCharacters(app);
-  registerAuth(app);
+  // x-request-id on every response; the request log's queued lines written on close.
+  await app.register(requestLogging);
+  // What this process learns of changes made elsewhere; first onRequest hook, so every request sees them.
+  await app.register(changeFeed);
+  // The error envelope; refuses requests while closing before any hook does work for them.
+  await app.register(errorHandling);
+  // Counts every response, whatever answered it (needs the worker, to count its jobs).
+  await app.register(metrics, { token: config.metricsToken });
+  // JSON bodies, and NUL characters refused before validation.
+  await app.register(requestInput);
+  await app.register(auth);
   // After authentication: a caller with a valid token is counted by its token, others by address.
-  const limiter = await registerRateLimit(app, config);
+  await app.register(rateLimit, { config });
   // ETags and If-None-Match on reads; If-Match checked with the write under the resource's lock.
-  const locks = new ResourceLocks(config.databaseUrl);
-  app.addHook('onClose', async () => locks.close());
-  registerConditionalRequests(app, locks);
+  await app.register(conditionalRequests);
   // GET answers kept until the data changes: after authentication, rate limits and the ETag hook.
-  if (feed && config.responseCacheBytes > 0) {
-    const cache = registerResponseCache(app, feed, config.responseCacheBytes);
-    const logLine = requestLog.lineWriter(app.log);
-    if (logLine) {
-      let closing = false;
-      app.addHook('preClose', async () => {
-        closing = true;
-      });
-      const metrics = app.metrics;
-      front = cacheFront({
-        cache,
-        feed,
-        poll: driverOf(db)?.kind === 'sqlite' ? () => feed.poll() : null,
-        logLine,
-        record: metrics ? (method, route, status, ms) => metrics.recordRoute(method, route, status, ms) : null,
-        limiter,
-        trustProxy: trustProxyOption(config.trustProxy),
-        closing: () => closing,
-      });
-    }
-  } else app.decorate('responseCache', null);
+  await app.register(responseCache, { maxBytes: config.responseCacheBytes });
+  // Those answers served before Fastify, with the same rate limits, metrics and log line.
+  await app.register(cacheFrontDoor, { door: frontDoor, requestLog, trustProxy: trustProxyOption(config.trustProxy) });
   // Idempotency-Key on POST: a retry replays the first response instead of doing the work again.
-  registerIdempotency(app, db, () => secretsKey(db, config.secretsKey, app.log));
+  await app.register(idempotency);
   app.addSchema(ErrorBody);
   // Every route documents the error envelope for its failures.
   if (options.onRoute) app.addHook('onRoute', options.onRoute);
@@ -257,7 +194,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   );
 
   // Published sites are served outside the API (their hooks see every request: see published/routes.ts).
-  await app.register(registerPublished, { ...(feed ? { feed } : {}) });
+  await app.register(registerPublished);
   await app.register(registerApi, { prefix: '/v1' });
   return app;
 }

@@ -69,7 +69,4 @@ async function registerBackground(app: App): Promise<void> {
 }
 
 /** Decorates `app.jobs` (the worker), registers every job handler and schedules every periodic task. */
-export const background = fp(registerBackground, {
-  name: 'bindery-background',
-  decorators: { fastify: ['db', 'config'] },
-});
+export const background = fp(registerBackground, { name: 'bindery-background', dependencies: ['bindery-context'] });

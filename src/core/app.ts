@@ -1,6 +1,7 @@
 /**
- * The Fastify instance type every area plugin receives, and what the app decorates it with. It lives
- * in core so that no area imports `app.ts` (which imports every area).
+ * The Fastify instance type every area plugin receives, and the app's context: what every area
+ * reads from it (the database, the configuration, the URL builder). It lives in core so that no area
+ * imports `app.ts` (which imports every area).
  */
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
@@ -10,9 +11,10 @@ import type {
   RawRequestDefaultExpression,
   RawServerDefault,
 } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import type { Urls } from './urls.js';
+import { Urls } from './urls.js';
 
 /** The Fastify instance type every route module receives. */
 export type App = FastifyInstance<
@@ -30,3 +32,24 @@ declare module 'fastify' {
     urls: Urls;
   }
 }
+
+export interface ContextOptions {
+  db: Db;
+  config: Config;
+  /** Close `db` when the app closes (false when the caller opened it and closes it). */
+  closeDb: boolean;
+}
+
+/**
+ * Decorates the app with its database, configuration and URL builder. Registered first: onClose
+ * hooks run in reverse order of registration, so the database is closed after everything else.
+ */
+export const appContext = fp<ContextOptions>(
+  async (app, { db, config, closeDb }) => {
+    app.decorate('db', db);
+    app.decorate('config', config);
+    app.decorate('urls', new Urls(config.publicUrl));
+    if (closeDb) app.addHook('onClose', async () => db.destroy());
+  },
+  { name: 'bindery-context' },
+);

@@ -4,6 +4,7 @@
  * which is checked here. Who may touch which resource is decided later, in `src/permissions`.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { UserRow } from '../db/schema.js';
 import { forbidden, unauthorized } from './errors.js';
 import { type Scope, scopeAllows } from './scopes.js';
@@ -34,7 +35,10 @@ export function caller(request: FastifyRequest): Authenticated {
   return request.auth;
 }
 
-export function registerAuth(app: FastifyInstance): void {
+/** Decorates `request.auth`; its `onRequest` hook comes before every hook that needs the caller. */
+export const auth = fp(registerAuth, { name: 'bindery-auth', dependencies: ['bindery-context'] });
+
+async function registerAuth(app: FastifyInstance): Promise<void> {
   app.decorateRequest('auth', null);
 
   app.addHook('onRoute', (route) => {

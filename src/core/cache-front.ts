@@ -10,15 +10,22 @@
  * It answers what Fastify would: the same status and bytes, `content-type`, `etag` (304 on a
  * matching `If-None-Match`), `x-request-id` (the caller's, or a new one), the rate-limit headers
  * and 429 from the same counts, the same request log line and metrics.
+ *
+ * The door is in Fastify's `serverFactory` ({@link FrontDoor}), which must be given when the app is
+ * made; the {@link cacheFrontDoor} plugin opens it once the response cache and what it answers with
+ * (rate limits, metrics) are registered. Until then, and when it stays shut, every request goes to
+ * Fastify.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import http, { type IncomingMessage, type ServerResponse } from 'node:http';
 import proxyAddr from '@fastify/proxy-addr';
+import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import type { ChangeFeed } from './change-feed.js';
 import { noneMatchHits } from './conditional.js';
 import { newId } from './ids.js';
 import { type TrustProxy, trustFunction } from './proxy.js';
 import type { Charge, RateLimiter } from './rate-limit.js';
-import type { RequestLine } from './request-log.js';
+import type { RequestLine, RequestLog } from './request-log.js';
 import type { ResponseCache } from './response-cache.js';
 import { bearerSecret, cachedTokenCheck } from './tokens.js';
 
@@ -43,6 +50,74 @@ export interface CacheFrontOptions {
 export type CacheFrontHandler = (req: IncomingMessage, res: ServerResponse, next: () => void) => void;
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+type ServerFactory = NonNullable<FastifyServerOptions['serverFactory']>;
+
+/** The HTTP server's request handler with a door before it, shut until {@link open} is called. */
+export class FrontDoor {
+  private front: CacheFrontHandler | null = null;
+
+  /** Fastify's `serverFactory`: its own HTTP server (lib/server.js), with the door before its handler. */
+  readonly serverFactory: ServerFactory = (handler, serverOptions) => {
+    const server = http.createServer(serverOptions.http ?? {}, (request, response) => {
+      const front = this.front;
+      if (front === null) handler(request, response);
+      else front(request, response, () => handler(request, response));
+    });
+    server.keepAliveTimeout = serverOptions.keepAliveTimeout as number;
+    server.requestTimeout = serverOptions.requestTimeout as number;
+    server.setTimeout(serverOptions.connectionTimeout as number);
+    return server;
+  };
+
+  open(front: CacheFrontHandler): void {
+    this.front = front;
+  }
+}
+
+export interface CacheFrontDoorOptions {
+  /** The door given to Fastify as its `serverFactory`. */
+  door: FrontDoor;
+  /** The app's log controller: the front door writes the same lines (only when it writes them directly). */
+  requestLog: RequestLog;
+  /** Fastify's `trustProxy` option, as the app was given it. */
+  trustProxy: TrustProxy;
+}
+
+/**
+ * Opens `door` onto the response cache, when there is one and the request log writes its lines
+ * directly (else the front door could not log as Fastify does, and every request goes to Fastify).
+ */
+export const cacheFrontDoor = fp<CacheFrontDoorOptions>(
+  async (app: FastifyInstance, { door, requestLog, trustProxy }) => {
+    const cache = app.responseCache;
+    const feed = app.changeFeed;
+    if (cache === null || feed === null) return;
+    const logLine = requestLog.lineWriter(app.log);
+    if (logLine === null) return;
+    let closing = false;
+    app.addHook('preClose', async () => {
+      closing = true;
+    });
+    const metrics = app.metrics;
+    door.open(
+      cacheFront({
+        cache,
+        feed,
+        poll: feed.pollsOnRequest ? () => feed.poll() : null,
+        logLine,
+        record: metrics ? (method, route, status, ms) => metrics.recordRoute(method, route, status, ms) : null,
+        limiter: app.rateLimiter,
+        trustProxy,
+        closing: () => closing,
+      }),
+    );
+  },
+  {
+    name: 'bindery-cache-front',
+    dependencies: ['bindery-response-cache', 'bindery-change-feed', 'bindery-rate-limit', 'bindery-metrics'],
+  },
+);
 
 export function cacheFront(options: CacheFrontOptions): CacheFrontHandler {
   const { cache, feed, poll, logLine, record, limiter, closing } = options;

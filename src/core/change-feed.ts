@@ -19,7 +19,8 @@
  *   cannot tell this one which entries its change touched.
  */
 import { randomUUID } from 'node:crypto';
-import type { FastifyBaseLogger } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import type pg from 'pg';
 import { CHANGES_CHANNEL } from '../db/change-triggers.js';
 import { type Db, driverOf, loadPg } from '../db/database.js';
@@ -38,6 +39,13 @@ const PROBE_PREFIX = 'probe:';
 const DATA_VERSION_EVERY_MS = 1;
 const RECONNECT_MIN_MS = 1_000;
 const RECONNECT_MAX_MS = 30_000;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** What this process learns of changes; null for a database not made by createDb (a test's own). */
+    changeFeed: ChangeFeed | null;
+  }
+}
 
 export class ChangeFeed {
   /** Changes of other processes learnt so far (plus one per lost listening connection). */
@@ -67,6 +75,11 @@ export class ChangeFeed {
       this.dataVersion = null;
       this.trusted = false; // until the listening connection has proved itself
     }
+  }
+
+  /** Whether {@link poll} has anything to do (SQLite): requests call it, as the front door does. */
+  get pollsOnRequest(): boolean {
+    return this.dataVersion !== null;
   }
 
   /** For a Db made by createDb (undefined for one made elsewhere, e.g. a test's own Kysely). */
@@ -192,3 +205,26 @@ export class ChangeFeed {
     this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
   }
 }
+
+/**
+ * The app's change feed: SQLite reads `data_version` at the start of every request (an `onRequest`
+ * hook: register this before any other, so every request sees what was committed elsewhere);
+ * PostgreSQL listens from ready to close.
+ */
+export const changeFeed = fp(
+  async (app: FastifyInstance) => {
+    const feed = ChangeFeed.of(app.db, app.log) ?? null;
+    app.decorate('changeFeed', feed);
+    if (!feed) return;
+    if (feed.pollsOnRequest) {
+      // A callback hook: an async one costs a promise and a turn per request.
+      app.addHook('onRequest', (_request, _reply, done) => {
+        feed.poll();
+        done();
+      });
+    }
+    app.addHook('onReady', async () => feed.start());
+    app.addHook('onClose', async () => feed.close());
+  },
+  { name: 'bindery-change-feed', dependencies: ['bindery-context'] },
+);

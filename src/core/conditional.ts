@@ -18,8 +18,9 @@
  */
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
+import fp from 'fastify-plugin';
 import { ApiError } from './errors.js';
-import type { ResourceLocks } from './locks.js';
+import { ResourceLocks } from './locks.js';
 
 const WRITE_METHODS = new Set(['PATCH', 'PUT', 'DELETE']);
 
@@ -68,7 +69,20 @@ function header(request: FastifyRequest, name: string): string | undefined {
   return Array.isArray(value) ? value.join(', ') : value;
 }
 
-export function registerConditionalRequests(app: FastifyInstance, locks: ResourceLocks): void {
+/**
+ * ETags and `If-None-Match` on reads (an `onSend` hook: the response cache keeps the ETag it sets, so
+ * it comes first); `If-Match` checked with the write under the resource's lock (an `onRoute` hook
+ * wrapping every write handler). Owns the locks (closed with the app).
+ */
+export const conditionalRequests = fp(registerConditionalRequests, {
+  name: 'bindery-conditional',
+  dependencies: ['bindery-context'],
+});
+
+async function registerConditionalRequests(app: FastifyInstance): Promise<void> {
+  const locks = new ResourceLocks(app.config.databaseUrl);
+  app.addHook('onClose', async () => locks.close());
+
   // A callback hook: it never waits, so it need not cost a promise per response.
   app.addHook('onSend', (request, reply, payload, done) => {
     if (request.method !== 'GET' && request.method !== 'HEAD') return done(null, payload);

@@ -5,8 +5,18 @@
  * (wrapped at registration) and `close` waits for the count to reach zero, up to a deadline.
  */
 import type { FastifyInstance, RouteHandlerMethod } from 'fastify';
+import fp from 'fastify-plugin';
 
-export function trackHandlers(app: FastifyInstance, options: { timeoutMs: number }): void {
+/**
+ * Register it before any route (only routes declared after it are counted) and after the database's
+ * onClose hook (onClose hooks run in reverse order of registration, so this one runs first).
+ */
+export const drain = fp<{ timeoutMs: number }>(trackHandlers, {
+  name: 'bindery-drain',
+  dependencies: ['bindery-context'],
+});
+
+async function trackHandlers(app: FastifyInstance, options: { timeoutMs: number }): Promise<void> {
   let running = 0;
   let idle: (() => void) | null = null;
 
@@ -36,7 +46,7 @@ export function trackHandlers(app: FastifyInstance, options: { timeoutMs: number
     } as RouteHandlerMethod;
   });
 
-  // onClose hooks run in reverse order of registration: added before the database is closed, so it runs after.
+  // onClose hooks run in reverse order of registration: added after the database's, so it runs before.
   app.addHook('onClose', async () => {
     if (running === 0) return;
     app.log.info({ running }, 'waiting for running handlers before closing');

@@ -1,13 +1,14 @@
 /**
  * The one error envelope of the API: `{"error": {"code": <status>, "message": "..."}}`.
  * Handlers throw {@link ApiError}s made by the factories below; everything else that goes wrong is
- * turned into the same envelope by {@link registerErrorHandling} — never a stack trace, and a 500
+ * turned into the same envelope by {@link errorHandling} — never a stack trace, and a 500
  * only for our own faults.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
+import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
 import { Type } from 'typebox';
 import { isUniqueViolation } from '../db/dialect.js';
@@ -68,10 +69,14 @@ export function formatValidationErrors(errors: FastifySchemaValidationError[], c
 }
 
 /**
- * Installs the error and not-found handlers. Unknown paths are 404; known paths called with another
- * method are 405 with an `Allow` header (a second router, fed by `onRoute`, answers which methods exist).
+ * The error and not-found handlers. Unknown paths are 404; known paths called with another method
+ * are 405 with an `Allow` header (a second router, fed by `onRoute`, answers which methods exist).
+ * Also refuses requests while closing (503) and HTTP/1.1 requests without `Host` (400), in an
+ * `onRequest` hook: register it before the hooks that do any work for a request.
  */
-export function registerErrorHandling(app: FastifyInstance): void {
+export const errorHandling = fp(registerErrorHandling, { name: 'bindery-errors' });
+
+async function registerErrorHandling(app: FastifyInstance): Promise<void> {
   const knownRoutes = FindMyWay<HTTPVersion.V1>();
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];

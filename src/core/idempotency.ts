@@ -21,10 +21,11 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/dialect.js';
 import { ApiError, badRequest, conflict } from './errors.js';
-import { decryptSecret, encryptSecret } from './secrets.js';
+import { decryptSecret, encryptSecret, secretsKey } from './secrets.js';
 
 const KEEP_MS = 24 * 3_600_000;
 /** A claim older than this with no response stored belongs to a request that will never finish. */
@@ -123,8 +124,19 @@ async function claim(db: Db, claimKey: Claim, print: string, sealKey: () => Prom
   throw conflict('Idempotency-Key: the key is being used by concurrent requests; retry later');
 }
 
-/** @param sealKey The key kept bodies are sealed with (the server's secrets key). */
-export function registerIdempotency(app: FastifyInstance, db: Db, sealKey: () => Promise<Buffer>): void {
+/**
+ * The claim (a `preHandler`) and the keeping of the response (an `onSend`) on every POST route of
+ * the API: after authentication (a key is the token's) and the hooks that may refuse a request.
+ */
+export const idempotency = fp(registerIdempotency, {
+  name: 'bindery-idempotency',
+  dependencies: ['bindery-context', 'bindery-auth'],
+});
+
+async function registerIdempotency(app: FastifyInstance): Promise<void> {
+  const db = app.db;
+  // Kept bodies are sealed with the server's secrets key.
+  const sealKey = () => secretsKey(db, app.config.secretsKey, app.log);
   const claims = new WeakMap<FastifyRequest, Claim>();
   let lastPurge = 0;
 

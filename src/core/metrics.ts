@@ -19,12 +19,12 @@
  * when metrics are on (about 10 MB of idle memory otherwise spent on nothing).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type * as PromClient from 'prom-client';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import { type Db, driverOf } from '../db/database.js';
 import { countJobsByState } from '../jobs/queue.js';
-import type { JobWorker } from '../jobs/worker.js';
 import { isInternalRequest } from './conditional.js';
 import { forbidden, unauthorized } from './errors.js';
 import type { ResponseCache } from './response-cache.js';
@@ -190,37 +190,41 @@ function digest(value: string): Buffer {
   return createHash('sha256').update(value).digest();
 }
 
-/** Registers the metrics hooks and `GET /metrics` when `token` is set; decorates `app.metrics`. */
-export async function registerMetrics(
-  app: FastifyInstance,
-  options: { db: Db; jobs: JobWorker; token: string | null; responseCache?: () => ResponseCache | null },
-): Promise<void> {
-  if (!options.token) {
-    app.decorate('metrics', null);
-    return;
-  }
-  const metrics = new Metrics(options.db, await import('prom-client'), options.responseCache);
-  app.decorate('metrics', metrics);
-  options.jobs.onSettled((kind, outcome) => metrics.jobRuns.inc({ kind, outcome }));
+/**
+ * The metrics hooks and `GET /metrics` when `token` is set; decorates `app.metrics` (null without
+ * it). Counts the job runs of `app.jobs` (src/background.ts) and reads the response cache's counts
+ * at scrape time (registered later, or never).
+ */
+export const metrics = fp<{ token: string | null }>(
+  async (app, { token }) => {
+    if (!token) {
+      app.decorate('metrics', null);
+      return;
+    }
+    const metrics = new Metrics(app.db, await import('prom-client'), () => app.responseCache ?? null);
+    app.decorate('metrics', metrics);
+    app.jobs.onSettled((kind, outcome) => metrics.jobRuns.inc({ kind, outcome }));
 
-  // A callback hook (no promise per request); labels are the route pattern, not the URL.
-  app.addHook('onResponse', (request, reply, done) => {
-    metrics.record(request, reply.statusCode, reply.elapsedTime);
-    done();
-  });
+    // A callback hook (no promise per request); labels are the route pattern, not the URL.
+    app.addHook('onResponse', (request, reply, done) => {
+      metrics.record(request, reply.statusCode, reply.elapsedTime);
+      done();
+    });
 
-  // Hashing both sides gives equal lengths, so the comparison takes the same time whatever is sent.
-  const expected = digest(options.token);
-  app.get(
-    '/metrics',
-    { config: { public: true, rateLimit: false }, schema: { hide: true } },
-    async (request, reply) => {
-      const header = request.headers.authorization;
-      const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
-      if (!match) throw unauthorized('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
-      if (!timingSafeEqual(digest(match[1] as string), expected)) throw forbidden('wrong metrics token');
-      const text = await metrics.registry.metrics();
-      return reply.type(metrics.registry.contentType).send(text);
-    },
-  );
-}
+    // Hashing both sides gives equal lengths, so the comparison takes the same time whatever is sent.
+    const expected = digest(token);
+    app.get(
+      '/metrics',
+      { config: { public: true, rateLimit: false }, schema: { hide: true } },
+      async (request, reply) => {
+        const header = request.headers.authorization;
+        const match = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+        if (!match) throw unauthorized('GET /metrics needs Authorization: Bearer <METRICS_TOKEN>');
+        if (!timingSafeEqual(digest(match[1] as string), expected)) throw forbidden('wrong metrics token');
+        const text = await metrics.registry.metrics();
+        return reply.type(metrics.registry.contentType).send(text);
+      },
+    );
+  },
+  { name: 'bindery-metrics', decorators: { fastify: ['db', 'jobs'] } },
+);

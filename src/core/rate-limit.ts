@@ -11,7 +11,7 @@
  * - `onSend`, for the responses that never reached it (authentication failed, so the caller is
  *   anonymous): charges the address, and turns the response into the 429 when over the limit. So a
  *   client trying tokens is limited by its address like any other unauthenticated caller;
- * - `chargeToken` (returned), for GETs the response cache's front door answers before Fastify
+ * - `app.rateLimiter.chargeToken`, for GETs the response cache's front door answers before Fastify
  *   (src/core/cache-front.ts): the same count, headers and 429 body.
  * Every charged response carries GitBook's `X-RateLimit-*` fields (reset as UTC epoch seconds) and
  * the IETF draft's separate `RateLimit-Limit`/`-Remaining`/`-Reset` fields (reset in seconds from
@@ -20,6 +20,7 @@
  */
 import fastifyRateLimit, { normalizeIP } from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
 import type { Redis as RedisClient } from 'ioredis';
 import type { Config } from '../config.js';
 import type { Authenticated } from './auth.js';
@@ -49,15 +50,38 @@ export interface RateLimiter {
   exceededBody(headers: Charge['headers']): string;
 }
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Counts requests answered outside Fastify; null when `RATE_LIMIT_PER_MINUTE=0`. */
+    rateLimiter: RateLimiter | null;
+  }
+}
+
 /** The limiter's key for a request: the token's id when authenticated, else the client's address. */
 function keyOf(request: FastifyRequest): string {
   // IPv6 clients usually hold a /64: counting per address would give each of them 2^64 budgets.
   return request.auth ? `t:${request.auth.tokenId}` : `a:${normalizeIP(request.ip)}`;
 }
 
-export async function registerRateLimit(app: FastifyInstance, config: Config): Promise<RateLimiter | null> {
+export interface RateLimitOptions {
+  config: Pick<Config, 'rateLimitPerMinute' | 'redisUrl'>;
+}
+
+/**
+ * The limits' hooks (register after authentication: a caller with a valid token is counted by its
+ * token, others by address); decorates `app.rateLimiter`.
+ */
+export const rateLimit = fp<RateLimitOptions>(registerRateLimit, {
+  name: 'bindery-rate-limit',
+  decorators: { request: ['auth'] },
+});
+
+async function registerRateLimit(app: FastifyInstance, { config }: RateLimitOptions): Promise<void> {
   const max = config.rateLimitPerMinute;
-  if (max === 0) return null;
+  if (max === 0) {
+    app.decorate('rateLimiter', null);
+    return;
+  }
   // ioredis is loaded only when a Redis is configured (it is large).
   const Redis = config.redisUrl ? (await import('ioredis')).Redis : null;
   const redis: RedisClient | null =
@@ -157,8 +181,9 @@ export async function registerRateLimit(app: FastifyInstance, config: Config): P
     return exceededBody(reply.getHeaders() as Charge['headers']);
   });
 
-  return {
+  const limiter: RateLimiter = {
     chargeToken: (tokenId, ip) => chargeOf({ auth: { tokenId } as Authenticated, ip, routeOptions: NO_ROUTE }),
     exceededBody,
   };
+  app.decorate('rateLimiter', limiter);
 }

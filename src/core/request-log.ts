@@ -4,7 +4,14 @@
  * request ("incoming request", "request completed"), each through the full request serializer.
  * Errors keep Fastify's handling (logged whole, with the request).
  */
-import { type FastifyBaseLogger, type FastifyReply, type FastifyRequest, LogController } from 'fastify';
+import {
+  type FastifyBaseLogger,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  LogController,
+} from 'fastify';
+import fp from 'fastify-plugin';
 import pino from 'pino';
 
 /**
@@ -109,6 +116,26 @@ export function flushRequestLog(): void {
   batch.flush();
 }
 process.on('exit', flushRequestLog);
+
+/**
+ * A request's id (the `reqId` of its log line: the caller's `x-request-id`, or a new one) is sent
+ * back in every response's `x-request-id`, so a caller can quote it; the lines still queued are
+ * written when the app closes, before the process may exit.
+ */
+export const requestLogging = fp(
+  async (app: FastifyInstance) => {
+    app.addHook('onClose', (_instance, done) => {
+      flushRequestLog();
+      done();
+    });
+    // Callback hooks here and in core/: an async hook costs a promise and a turn per request.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      reply.header('x-request-id', request.id);
+      done(null, payload);
+    });
+  },
+  { name: 'bindery-request-log' },
+);
 
 /** `JSON.stringify` of a string, without the key when it is absent (as pino leaves such keys out). */
 const field = (key: string, value: string | undefined) =>

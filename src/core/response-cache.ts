@@ -16,7 +16,7 @@
  * the bound of the other in-process caches, as a guard. `RESPONSE_CACHE_MB=0` turns it off.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ChangeFeed } from './change-feed.js';
+import fp from 'fastify-plugin';
 import { RecencyMap } from './recency-map.js';
 
 const MAX_AGE_MS = 10_000;
@@ -118,10 +118,21 @@ function keyOf(request: FastifyRequest, tokenId: string): string {
 }
 
 /**
- * Registers the lookup (an `onRequest` hook: register it after authentication and rate limits)
- * and the keeping of answers (an `onSend` hook: register it after the ETag's).
+ * The lookup (an `onRequest` hook: after authentication and rate limits) and the keeping of answers
+ * (an `onSend` hook: after the ETag's); decorates `app.responseCache`, null when `maxBytes` is 0 or
+ * the app has no change feed to say when the data changed.
  */
-export function registerResponseCache(app: FastifyInstance, feed: ChangeFeed, maxBytes: number): ResponseCache {
+export const responseCache = fp<{ maxBytes: number }>(registerResponseCache, {
+  name: 'bindery-response-cache',
+  dependencies: ['bindery-change-feed', 'bindery-auth', 'bindery-rate-limit', 'bindery-conditional'],
+});
+
+async function registerResponseCache(app: FastifyInstance, { maxBytes }: { maxBytes: number }): Promise<void> {
+  const feed = app.changeFeed;
+  if (feed === null || maxBytes <= 0) {
+    app.decorate('responseCache', null);
+    return;
+  }
   const cache = new ResponseCache(maxBytes);
   app.decorate('responseCache', cache);
   app.decorateRequest('responseCacheSlot', null);
@@ -167,5 +178,4 @@ export function registerResponseCache(app: FastifyInstance, feed: ChangeFeed, ma
     }
     done(null, payload);
   });
-  return cache;
 }

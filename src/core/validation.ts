@@ -3,13 +3,15 @@
  * text, so they are coerced to the schema's types (`?limit=10` → 10, `?type=a` → ['a']). JSON bodies
  * already carry types and are NOT coerced: with coercion, `null` sent for a `string | null` field
  * would turn into "" (Ajv tries the string branch first) and `"1"` would pass for a number.
- * Also: the one check that no input carries a NUL character ({@link rejectNulCharacters}).
+ * Also what every request's input goes through before validation ({@link requestInput}): JSON
+ * bodies parsed (an empty one reads as `{}`), and the one check that no input carries a NUL character.
  */
 import { createRequire } from 'node:module';
 import { Ajv, type Options, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import fastUri from 'fast-uri';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
+import fp from 'fastify-plugin';
 import { badRequest } from './errors.js';
 
 const shared: Options = {
@@ -157,26 +159,39 @@ function findNul(root: unknown): string | null {
 }
 
 /**
- * Refuses a NUL character in any path parameter, query value or body string (at any depth) with a
- * 400 naming the field, before validation and before any handler queries: PostgreSQL cannot store
- * NUL in text (it would be a 500) and SQLite would store what no client can use, so both refuse it here.
+ * JSON bodies, and NUL characters refused in any path parameter, query value or body string (at any
+ * depth) with a 400 naming the field, before validation and before any handler queries: PostgreSQL
+ * cannot store NUL in text (it would be a 500) and SQLite would store what no client can use, so
+ * both refuse it here.
  */
-export function rejectNulCharacters(app: FastifyInstance): void {
-  // A callback hook (no promise per request).
-  app.addHook('preValidation', (request, _reply, done) => {
-    const parts: [Part, unknown][] = [
-      ['params', request.params],
-      ['querystring', request.query],
-      ['body', request.body],
-    ];
-    for (const [part, value] of parts) {
-      if (value === undefined || isFlatWithoutNul(value)) continue;
-      const where = findNul(value);
-      if (where !== null) return done(badRequest(`${part}${where} must not contain a NUL character (\\u0000)`));
-    }
-    done();
-  });
-}
+export const requestInput = fp(
+  async (app: FastifyInstance) => {
+    // An empty body sent as JSON (as the official client does for optional bodies) reads as `{}`.
+    const parseJson = app.getDefaultJsonParser('error', 'ignore');
+    app.removeContentTypeParser('application/json');
+    app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+      const text = body.toString();
+      if (text.trim() === '') return done(null, {});
+      parseJson(request, text, done);
+    });
+
+    // A callback hook (no promise per request).
+    app.addHook('preValidation', (request, _reply, done) => {
+      const parts: [Part, unknown][] = [
+        ['params', request.params],
+        ['querystring', request.query],
+        ['body', request.body],
+      ];
+      for (const [part, value] of parts) {
+        if (value === undefined || isFlatWithoutNul(value)) continue;
+        const where = findNul(value);
+        if (where !== null) return done(badRequest(`${part}${where} must not contain a NUL character (\\u0000)`));
+      }
+      done();
+    });
+  },
+  { name: 'bindery-request-input' },
+);
 
 /**
  * Whether `value` is an object of strings (or numbers, booleans, null) with no NUL in its keys or

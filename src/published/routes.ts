@@ -14,7 +14,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { App } from '../core/app.js';
-import type { ChangeFeed } from '../core/change-feed.js';
 import { fromTrustedProxy, trustFunction, trustProxyOption } from '../core/proxy.js';
 import { Memo } from './cache.js';
 import { FEEDBACK_BODY_LIMIT } from './feedback.js';
@@ -26,11 +25,6 @@ declare module 'fastify' {
     /** The published sites this process serves (models and render cache). */
     published: PublishedSites;
   }
-}
-
-export interface PublishedOptions {
-  /** How this process learns of changes; without one (a Db not made by createDb), nothing is kept. */
-  feed?: ChangeFeed;
 }
 
 function pathOf(url: string): string {
@@ -56,8 +50,10 @@ function safeDecode(segment: string): string | null {
   }
 }
 
-async function publishedPlugin(app: App, settings: PublishedOptions): Promise<void> {
-  const { feed } = settings;
+async function publishedPlugin(app: App): Promise<void> {
+  // How this process learns of changes (core/change-feed.ts); without one (a Db not made by
+  // createDb), nothing is kept.
+  const feed = app.changeFeed;
   const generation = feed ? () => feed.generation() : () => undefined;
   const published = new PublishedSites(app, generation);
   app.decorate('published', published);
@@ -147,4 +143,7 @@ async function publishedPlugin(app: App, settings: PublishedOptions): Promise<vo
   });
 }
 
-export const registerPublished = fp(publishedPlugin, { name: 'published-sites' });
+export const registerPublished = fp(publishedPlugin, {
+  name: 'published-sites',
+  dependencies: ['bindery-change-feed'],
+});

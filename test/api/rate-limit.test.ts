@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { registerRateLimit } from '../../src/core/rate-limit.js';
+import { rateLimit } from '../../src/core/rate-limit.js';
 import { Client, createHarness, type Harness } from '../helpers/app.js';
 
 const LIMIT = 3;
@@ -142,7 +142,7 @@ describe('rate limits (in-process store)', () => {
 async function bareApp(env: Record<string, string>) {
   const app = Fastify();
   app.decorateRequest('auth', null);
-  await registerRateLimit(app, loadConfig(env));
+  await app.register(rateLimit, { config: loadConfig(env) });
   app.get('/ping', async () => ({ ok: true }));
   await app.ready();
   return app;
