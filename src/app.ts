@@ -4,7 +4,6 @@
  * plugin that owns its hooks and decorations; `buildApp` says which, and in what order.
  */
 import fastifySwagger from '@fastify/swagger';
-import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { sql } from 'kysely';
@@ -37,6 +36,8 @@ import { SCOPES } from './core/scopes.js';
 import { requestInput, schemaCompilers } from './core/validation.js';
 import { createDb, type Db } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { registerLanding } from './pages/landing.js';
+import { registerReference } from './pages/reference.js';
 import { registerPublished } from './published/routes.js';
 import { prepareServerData } from './services/startup.js';
 
@@ -168,11 +169,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
-  await app.register(fastifySwaggerUi, {
-    routePrefix: '/docs',
-    uiConfig: { deepLinking: true },
-    theme: { title: 'Bindery API reference' },
-  });
+  registerReference(app, () => app.swagger());
+  registerLanding(app);
 
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   // Probes are neither counted nor limited: an orchestrator polling them must never see a 429.

@@ -27,8 +27,8 @@ async function trackHandlers(app: FastifyInstance, options: { timeoutMs: number 
   app.addHook('onRoute', (route) => {
     const handler = route.handler as RouteHandlerMethod;
     // The wrapper must keep the handler's own shape. Fastify sends whatever an async handler's promise
-    // resolves to, so wrapping a synchronous handler that replies later (@fastify/static's
-    // `reply.sendFile`, behind /docs/static/*) in an async function would send an empty body first and
+    // resolves to, so wrapping a synchronous handler that replies later (as @fastify/static's
+    // `reply.sendFile` does) in an async function would send an empty body first and
     // make the real reply fail with FST_ERR_REP_ALREADY_SENT. A synchronous handler's own work ends when
     // it returns (what it leaves running is Fastify's, and does not use the database).
     route.handler = function tracked(this: FastifyInstance, request, reply) {

@@ -1,7 +1,8 @@
 /**
- * The interactive API reference at /docs: its assets have bodies (they once answered 200 with an empty
- * body, the page staying blank), and in a real browser the operations are listed and "Try it out" of
- * GET /v1/user answers with the caller.
+ * The pages for people outside the API: the landing page at `/`, and the API reference at /docs
+ * (Redoc's standalone bundle, served from its package). Over HTTP: the page, its script and the
+ * document it draws. In a real browser: the reference draws the whole document, every operation,
+ * and no request leaves loopback.
  */
 import { createServer } from 'node:net';
 import type { Browser } from 'playwright-core';
@@ -27,31 +28,55 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-describe('GET /docs assets', () => {
-  it('serve the page, the script and the stylesheet with their bodies and types', async () => {
-    const page = await h.anonymous.get('/docs');
-    expect(page.status).toBe(200);
-    expect(String(page.headers['content-type'])).toContain('text/html');
-    expect(page.body).toContain('/docs/static/swagger-ui-bundle.js');
-
-    const script = await h.anonymous.get('/docs/static/swagger-ui-bundle.js');
-    expect(script.status).toBe(200);
-    expect(String(script.headers['content-type'])).toContain('javascript');
-    expect(script.body.length).toBeGreaterThan(100_000);
-    expect(script.body).toContain('SwaggerUIBundle');
-
-    const css = await h.anonymous.get('/docs/static/swagger-ui.css');
-    expect(css.status).toBe(200);
-    expect(String(css.headers['content-type'])).toContain('text/css');
-    expect(css.body.length).toBeGreaterThan(10_000);
-    expect(css.body).toContain('.swagger-ui');
-
-    const init = await h.anonymous.get('/docs/static/swagger-initializer.js');
-    expect(init.status).toBe(200);
-    expect(init.body).toContain("resolveUrl('./json')");
+describe('GET /', () => {
+  it('answers a small HTML page linking to the API reference, the OpenAPI document and the docs', async () => {
+    const res = await h.anonymous.get('/');
+    expect(res.status).toBe(200);
+    expect(String(res.headers['content-type'])).toContain('text/html');
+    expect(res.body).toContain('href="/docs"');
+    expect(res.body).toContain('href="/v1/openapi.json"');
+    expect(res.body).toContain('docs/guide/');
   });
 
-  it('serves the document the page loads, the same as /v1/openapi.json', async () => {
+  it('writes its links under the path of PUBLIC_URL', async () => {
+    const prefixed = await createHarness({ publicUrl: 'https://example.test/bindery' });
+    try {
+      const res = await prefixed.anonymous.get('/');
+      expect(res.body).toContain('href="/bindery/docs"');
+      const docs = await prefixed.anonymous.get('/docs');
+      expect(docs.body).toContain('src="/bindery/docs/redoc.standalone.js"');
+    } finally {
+      await prefixed.close();
+    }
+  });
+});
+
+describe('GET /docs over HTTP', () => {
+  it('serves the page with a policy that lets it load nothing from elsewhere', async () => {
+    for (const url of ['/docs', '/docs/']) {
+      const page = await h.anonymous.get(url);
+      expect(page.status).toBe(200);
+      expect(String(page.headers['content-type'])).toContain('text/html');
+      expect(page.body).toContain('<title>Bindery API reference</title>');
+      expect(page.body).toContain('<redoc spec-url="/docs/json">');
+      expect(page.body).toContain('<script src="/docs/redoc.standalone.js">');
+      const csp = String(page.headers['content-security-policy']);
+      expect(csp).toContain("default-src 'none'");
+      expect(csp).toContain("script-src 'self'");
+      expect(csp).toContain("connect-src 'self'");
+    }
+  });
+
+  it('serves the Redoc bundle from its package, with its one outside URL replaced', async () => {
+    const script = await h.anonymous.get('/docs/redoc.standalone.js');
+    expect(script.status).toBe(200);
+    expect(String(script.headers['content-type'])).toContain('javascript');
+    expect(script.body.length).toBeGreaterThan(500_000);
+    expect(script.body).toContain('Redoc');
+    expect(script.body).not.toContain('cdn.redoc.ly');
+  });
+
+  it('serves the document the page draws, the same as /v1/openapi.json', async () => {
     const fromDocs = await h.anonymous.get('/docs/json');
     const fromApi = await h.anonymous.get('/v1/openapi.json');
     expect(fromDocs.status).toBe(200);
@@ -71,40 +96,38 @@ describe.skipIf(browserMissing)('GET /docs in a browser', () => {
   }, 60_000);
   afterAll(async () => browser?.close());
 
-  it('lists the operations, and "Try it out" of GET /v1/user answers with the user of the token', async () => {
-    const me = await h.user({ name: 'Docs Reader' });
-    const page = await browser.newPage();
+  it('draws every operation of the document, and no request leaves loopback', async () => {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     const errors = collectConsoleErrors(page);
-    await page.goto(`http://127.0.0.1:${port}/docs`);
+    const origin = `http://127.0.0.1:${port}`;
+    const outside: string[] = [];
+    page.on('request', (request) => {
+      const url = request.url();
+      // blob: is the worker Redoc builds its search index in; data: the logo it no longer fetches.
+      if (!url.startsWith(`${origin}/`) && !url.startsWith('blob:') && !url.startsWith('data:')) outside.push(url);
+    });
+    await page.goto(`${origin}/docs`);
 
-    const operation = page.locator('#operations-users-getAuthenticatedUser');
-    // Rendering 100+ operations takes a few seconds on an idle machine and far longer on a busy one.
-    await operation.waitFor({ state: 'visible', timeout: 150_000 });
+    // An operation's heading; the whole document takes a few seconds on an idle machine, far longer on a busy one.
+    const heading = page.locator('h2:text-is("getAuthenticatedUser")');
+    await heading.waitFor({ state: 'visible', timeout: 150_000 });
     await expect(page.title()).resolves.toBe('Bindery API reference');
-    // Every documented operation is listed (the reference renders the whole document, not a part).
+    await expect(page.getByRole('heading', { name: /^Bindery API/, level: 1 }).count()).resolves.toBe(1);
+
+    // Every documented operation is drawn (the reference renders the whole document, not a part).
     const documented = Object.values((await h.anonymous.get('/v1/openapi.json')).body.paths as object).reduce(
       (n: number, item: object) => n + Object.keys(item).length,
       0,
     );
-    expect(await page.locator('.opblock').count()).toBe(documented);
+    expect(await page.locator('[data-section-id^="operation/"]').count()).toBe(documented);
 
-    // Authorize with the token, as a reader would: the bearer scheme's dialog.
-    await page.getByRole('button', { name: 'Authorize' }).first().click();
-    const dialog = page.locator('.modal-ux');
-    await dialog.locator('#auth-bearer-value').fill(me.token);
-    await dialog.getByRole('button', { name: 'Apply credentials' }).first().click();
-    await dialog.getByRole('button', { name: 'Close' }).first().click();
+    // Its search (built in a worker) finds an operation by name.
+    await page.getByRole('textbox', { name: 'Search' }).fill('getAuthenticatedUser');
+    const results = page.locator('[data-role="search:results"] [role="menuitem"]');
+    await results.first().waitFor({ timeout: 60_000 });
+    expect(await results.first().getAttribute('aria-label')).toBe('getAuthenticatedUser');
 
-    await operation.locator('.opblock-summary-control').click();
-    await operation.getByRole('button', { name: 'Try it out' }).click();
-    await operation.getByRole('button', { name: 'Execute' }).click();
-
-    const live = operation.locator('.live-responses-table');
-    await live.locator('tr.response .response-col_status').first().waitFor({ timeout: 30_000 });
-    expect((await live.locator('tr.response .response-col_status').first().textContent())?.trim()).toBe('200');
-    const body = await live.locator('tr.response .response-col_description pre').first().textContent();
-    const shown = JSON.parse(body ?? '');
-    expect(shown).toMatchObject({ object: 'user', id: me.user.id, displayName: 'Docs Reader' });
+    expect(outside).toEqual([]);
     expect(errors).toEqual([]);
     await page.close();
   }, 240_000);

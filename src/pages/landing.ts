@@ -1,0 +1,39 @@
+/**
+ * `/`: a small page for whoever opens the server's address in a browser, pointing at the API
+ * reference and the documentation. A route of its own, so that the web app that will answer `/`
+ * replaces it without touching anything else.
+ */
+import type { App } from '../core/app.js';
+
+function page(base: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>Bindery</title>
+<style>body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; }</style>
+</head>
+<body>
+<main>
+<h1>Bindery</h1>
+<p>This server answers a documentation-publishing API compatible with GitBook's public API.</p>
+<ul>
+<li><a href="${base}/docs">API reference</a>, and the same as an <a href="${base}/v1/openapi.json">OpenAPI document</a></li>
+<li><a href="${base}/readyz">Readiness</a> (whether the database answers)</li>
+</ul>
+<p>How to use it, run it and work on it: <code>README.md</code> and the <code>docs/</code> folder of
+Bindery's source (<code>docs/guide/</code> for the API, <code>docs/operating.md</code> for running a server).</p>
+</main>
+</body>
+</html>
+`;
+}
+
+export function registerLanding(app: App): void {
+  const html = page(new URL(app.config.publicUrl).pathname.replace(/\/+$/, ''));
+  app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
+    reply.type('text/html; charset=utf-8').send(html),
+  );
+}
