@@ -1,12 +1,12 @@
 /**
- * The README's operation table: every operation of the API (operationId, method, path) and the
+ * The operation table of docs/operations.md: every operation of the API (operationId, method, path) and the
  * source file that declares it. The operations come from the app itself (its OpenAPI document, built
  * from the routes as registered); the file is the one on the stack when the route was declared (an
  * `onRoute` hook). {@link unwrittenOperationIds} lists the operationIds that no source file writes
  * as a literal (assembled at run time in a loop), which a search of the code cannot find.
  *
- *   npm run operations           rewrite the README section
- *   npm run operations -- --check exit 1 when the README's table is stale
+ *   npm run operations           rewrite the table in docs/operations.md
+ *   npm run operations -- --check exit 1 when that table is stale
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -15,6 +15,8 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 
 const root = path.resolve(import.meta.dirname, '..');
+/** The page that holds the table, between the markers. */
+export const OPERATIONS_PAGE = path.join(root, 'docs', 'operations.md');
 export const START = '<!-- operations:start -->';
 export const END = '<!-- operations:end -->';
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'];
@@ -111,26 +113,25 @@ export function operationsTable(operations: Operation[]): string {
   ].join('\n');
 }
 
-/** `readme` with the text between the markers replaced by `table`. */
-export function withTable(readme: string, table: string): string {
-  const start = readme.indexOf(START);
-  const end = readme.indexOf(END);
-  if (start < 0 || end < start) throw new Error(`README.md lacks the ${START} … ${END} markers`);
-  return `${readme.slice(0, start + START.length)}\n${table}\n${readme.slice(end)}`;
+/** `page` with the text between the markers replaced by `table`. */
+export function withTable(page: string, table: string): string {
+  const start = page.indexOf(START);
+  const end = page.indexOf(END);
+  if (start < 0 || end < start) throw new Error(`docs/operations.md lacks the ${START} … ${END} markers`);
+  return `${page.slice(0, start + START.length)}\n${table}\n${page.slice(end)}`;
 }
 
 async function main() {
-  const readmePath = path.join(root, 'README.md');
-  const readme = readFileSync(readmePath, 'utf8');
-  const next = withTable(readme, operationsTable(await listOperations()));
+  const page = readFileSync(OPERATIONS_PAGE, 'utf8');
+  const next = withTable(page, operationsTable(await listOperations()));
   if (process.argv.includes('--check')) {
-    if (next !== readme) {
-      process.stderr.write('README.md: the operation table is stale; run `npm run operations`\n');
+    if (next !== page) {
+      process.stderr.write('docs/operations.md: the operation table is stale; run `npm run operations`\n');
       process.exit(1);
     }
     return;
   }
-  if (next !== readme) writeFileSync(readmePath, next);
+  if (next !== page) writeFileSync(OPERATIONS_PAGE, next);
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) await main();

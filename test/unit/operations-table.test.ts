@@ -1,12 +1,17 @@
 /**
- * The README's operation table is the one `npm run operations` writes from the app's routes today,
+ * The operation table of docs/operations.md is the one `npm run operations` writes from the app's routes today,
  * and every operationId is written as a literal in the source, so that searching the code for it
  * finds its route.
  */
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { listOperations, operationsTable, unwrittenOperationIds, withTable } from '../../scripts/operations.js';
+import {
+  listOperations,
+  OPERATIONS_PAGE,
+  operationsTable,
+  unwrittenOperationIds,
+  withTable,
+} from '../../scripts/operations.js';
 
 /**
  * operationIds assembled at run time (declared in loops over templates): none may be, so that searching
@@ -20,8 +25,9 @@ beforeAll(async () => {
 }, 60_000);
 
 describe('operations', () => {
-  it('README lists every operation with its method, path and declaring file (npm run operations writes it)', () => {
-    const readme = readFileSync(path.resolve(import.meta.dirname, '../../README.md'), 'utf8');
+  it('docs/operations.md lists every operation with its method, path and declaring file (npm run operations writes it)', () => {
+    const page = readFileSync(OPERATIONS_PAGE, 'utf8');
+    expect(OPERATIONS_PAGE.endsWith('/docs/operations.md')).toBe(true);
     expect(operations.length).toBeGreaterThan(120);
     expect(operations.filter((o) => o.file === '?')).toEqual([]);
     const table = operationsTable(operations);
@@ -29,7 +35,7 @@ describe('operations', () => {
     expect(table).toContain(
       '| `inviteToCollection` | POST | `/v1/collections/{collectionId}/permissions` | src/api/grants/routes.ts |',
     );
-    expect(withTable(readme, table)).toBe(readme);
+    expect(withTable(page, table)).toBe(page);
   });
 
   it('has every operationId written as a literal in the source', () => {
