@@ -22,10 +22,10 @@ import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
 import { markdownToDocument } from '../src/content/markdown.js';
 import { type PageNode, putDocument, writeRevision } from '../src/content/store.js';
-import { newId } from '../src/core/ids.js';
 import { createToken } from '../src/core/tokens.js';
 import { createDb, type Db, isPostgresUrl } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
+import { newId } from '../src/lib/ids.js';
 import { indexSpace } from '../src/search/index.js';
 
 const SPACES = 10;

@@ -16,7 +16,7 @@ import { Member } from '../src/api/members/schemas.js';
 import { Site } from '../src/api/sites/schemas.js';
 import { Space } from '../src/api/spaces/schemas.js';
 import { Team } from '../src/api/teams/schemas.js';
-import { PagedList } from '../src/core/paging.js';
+import { PagedList } from '../src/lib/paging.js';
 
 /** The response schema of each list route the bench loads (kept in step with the routes). */
 export const LIST_SCHEMAS: Record<string, TSchema> = {

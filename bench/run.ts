@@ -48,7 +48,7 @@ import {
 import { log, sleep } from './util.js';
 import { measureWrites } from './writes.js';
 
-/** When "idle RSS after start" is read: after the server has settled (see src/core/memory.ts). */
+/** When "idle RSS after start" is read: after the server has settled (see src/http/memory.ts). */
 const IDLE_AFTER_MS = 8_000;
 
 // ---------------------------------------------------------------------------------------------
@@ -80,7 +80,7 @@ async function benchDatabase(label: string, databaseUrl: string, tmp: string): P
   const server = await startBindery(databaseUrl);
   try {
     // Idle: a server that has settled after start-up (it gives start-up memory back ~6 s after
-    // listening, src/core/memory.ts).
+    // listening, src/http/memory.ts).
     await sleep(IDLE_AFTER_MS);
     const rssIdle = processTree(server.pid).rss;
     // 90 % of the way into the list, and a full page (a short last page would fail its check).

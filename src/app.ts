@@ -11,37 +11,37 @@ import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
 import { background } from './background.js';
 import type { Config } from './config.js';
-import { type App, appContext } from './core/app.js';
-import { auth } from './core/auth.js';
-import { cacheFrontDoor, FrontDoor } from './core/cache-front.js';
-import { changeFeed } from './core/change-feed.js';
-import { conditionalRequests } from './core/conditional.js';
-import { drain } from './core/drain.js';
+import { createDb, type Db } from './db/database.js';
+import { migrateToLatest } from './db/migrate.js';
+import { type App, appContext } from './http/app.js';
+import { auth } from './http/auth.js';
+import { cacheFrontDoor, FrontDoor } from './http/cache-front.js';
+import { changeFeed } from './http/change-feed.js';
+import { conditionalRequests } from './http/conditional.js';
+import { drain } from './http/drain.js';
 import {
   clientErrorHandler,
-  ErrorBody,
   errorHandling,
   formatValidationErrors,
   frameworkErrors,
   MAX_PARAM_LENGTH,
-} from './core/errors.js';
-import { idempotency } from './core/idempotency.js';
-import { newId } from './core/ids.js';
-import { metrics } from './core/metrics.js';
-import { trustProxyOption } from './core/proxy.js';
-import { rateLimit } from './core/rate-limit.js';
-import { RequestLog, requestLogging, serializeRequest } from './core/request-log.js';
-import { responseCache } from './core/response-cache.js';
-import { SCOPES } from './core/scopes.js';
-import { requestInput, schemaCompilers } from './core/validation.js';
-import { createDb, type Db } from './db/database.js';
-import { migrateToLatest } from './db/migrate.js';
+} from './http/errors.js';
+import { idempotency } from './http/idempotency.js';
+import { metrics } from './http/metrics.js';
+import { trustProxyOption } from './http/proxy.js';
+import { rateLimit } from './http/rate-limit.js';
+import { RequestLog, requestLogging, serializeRequest } from './http/request-log.js';
+import { responseCache } from './http/response-cache.js';
+import { requestInput, schemaCompilers } from './http/validation.js';
+import { ErrorBody } from './lib/errors.js';
+import { newId } from './lib/ids.js';
+import { SCOPES } from './lib/scopes.js';
 import { registerLanding } from './pages/landing.js';
 import { registerReference } from './pages/reference.js';
 import { registerPublished } from './published/routes.js';
 import { prepareServerData } from './services/startup.js';
 
-export type { App } from './core/app.js';
+export type { App } from './http/app.js';
 
 export interface BuildOptions {
   config: Config;
@@ -77,7 +77,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
       serializers: { req: serializeRequest },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    // One cheap line per request instead of Fastify's two (core/request-log.ts).
+    // One cheap line per request instead of Fastify's two (http/request-log.ts).
     logController: requestLog,
     bodyLimit: config.bodyLimit,
     requestIdHeader: 'x-request-id',
@@ -86,7 +86,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     schemaController: { compilersFactory: schemaCompilers(options.compileSchemas ?? 'lazy') },
     // Path parameters are validated by the route schemas (400 naming the field), not cut off at 100 (414).
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: MAX_PARAM_LENGTH },
-    // Errors raised outside any route (router, HTTP parser, shutdown) get the envelope too: see core/errors.ts.
+    // Errors raised outside any route (router, HTTP parser, shutdown) get the envelope too: see http/errors.ts.
     frameworkErrors,
     clientErrorHandler,
     return503OnClosing: false,

@@ -12,15 +12,15 @@ import fp from 'fastify-plugin';
 import { gitJob } from './api/git/sync.js';
 import { processSpecJob } from './api/openapi/process.js';
 import { PROCESS_JOB } from './api/openapi/repo.js';
-import { purgeExpiredInsightEvents } from './api/sites/insights/retention.js';
-import type { App } from './core/app.js';
 import { DELIVER_JOB } from './events/record.js';
 import { purgeExpiredEvents } from './events/retention.js';
+import { deliveryHandler } from './events/webhooks/deliver.js';
 import { EXPORT_JOB, IMPORT_JOB } from './git/jobs.js';
+import type { App } from './http/app.js';
+import { purgeExpiredInsightEvents } from './insights/retention.js';
 import { scheduleHousekeeping } from './jobs/housekeeping.js';
 import { JobWorker } from './jobs/index.js';
 import { purgeFinishedJobs } from './jobs/retention.js';
-import { deliveryHandler } from './webhooks/deliver.js';
 
 declare module 'fastify' {
   interface FastifyInstance {

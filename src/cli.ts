@@ -6,13 +6,13 @@ import { parseArgs } from 'node:util';
 import { createOrganization } from './api/organizations/service.js';
 import { findOrCreateUser, findUserByEmail, findUserById } from './api/users/repo.js';
 import { ConfigError, loadConfig } from './config.js';
-import { isScope, SCOPES, type Scope } from './core/scopes.js';
 import { cliActor } from './core/service.js';
 import { findToken, parseDuration } from './core/tokens.js';
-import { Urls } from './core/urls.js';
 import { BackupError, backupSqlite, postgresAdvice, restoreSqlite } from './db/backup.js';
 import { createDb, type Db, isPostgresUrl } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { isScope, SCOPES, type Scope } from './lib/scopes.js';
+import { Urls } from './lib/urls.js';
 import { startServer } from './server.js';
 import { issueToken, revokeIssuedToken } from './services/tokens.js';
 

@@ -71,7 +71,7 @@ export interface Config {
   workers: number;
   /**
    * Memory for GET answers served again until the data changes (`RESPONSE_CACHE_MB`, in bytes;
-   * 0: off). See src/core/response-cache.ts.
+   * 0: off). See src/http/response-cache.ts.
    */
   responseCacheBytes: number;
 }

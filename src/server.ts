@@ -10,9 +10,9 @@ import type { AddressInfo } from 'node:net';
 import closeWithGrace from 'close-with-grace';
 import type { Config } from './config.js';
 import { listenForInvalidations, relayInvalidations } from './core/cache.js';
-import { releaseStartupMemory } from './core/memory.js';
 import { createDb } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { releaseStartupMemory } from './http/memory.js';
 
 /** The one human line of a start (the JSON logs are for machines): where to send requests and read the reference. */
 export function listeningLine(address: AddressInfo): string {

@@ -6,7 +6,7 @@
  * is read too.
  *
  * The endpoint is configured by the operator, not given by users, so it is fetched directly (not
- * through the private-address guard of core/fetch.ts): a model on loopback or the local network is
+ * through the private-address guard of lib/fetch.ts): a model on loopback or the local network is
  * the usual case. Every call has a deadline (`timeoutMs`, the whole completion) and stops when the
  * caller's signal aborts (the client of the answer went away).
  */

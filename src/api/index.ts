@@ -2,7 +2,7 @@
  * Every API area, mounted under `/v1`. Each folder holds its routes, schemas, data access (`repo.ts`)
  * and response shaping (`present.ts`).
  */
-import type { App } from '../core/app.js';
+import type { App } from '../http/app.js';
 import askRoutes from './ask/routes.js';
 import auditRoutes from './audit/routes.js';
 import changeRequestRoutes from './change-requests/routes.js';

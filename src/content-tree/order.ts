@@ -3,9 +3,10 @@
  * organization) are siblings with 0-based `position`s. Placing an item renumbers only the siblings
  * whose position changes. Also the collection tree read whole: a subtree, and tree order for lists.
  */
-import { badRequest } from '../core/errors.js';
-import { endPosition } from '../core/order.js';
+
 import type { DbOrTrx } from '../core/service.js';
+import { badRequest } from '../lib/errors.js';
+import { endPosition } from '../lib/order.js';
 
 export type TreeItemType = 'space' | 'collection';
 export interface TreeItem {

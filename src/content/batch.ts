@@ -7,10 +7,11 @@
  * resolved against the batch's final tree, from where the linking page ends up (relative-links.ts),
  * so bodies are stored only once every change has been applied.
  */
-import { ApiError, badRequest } from '../core/errors.js';
-import { newId } from '../core/ids.js';
-import { slugify, uniqueSlug } from '../core/slug.js';
+
 import type { Db } from '../db/database.js';
+import { ApiError, badRequest } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
+import { slugify, uniqueSlug } from '../lib/slug.js';
 import { assertExpression } from '../sites/condition.js';
 import type { ContentRef, JsonDocument } from './document.js';
 import { storeFile as storeFileEntry } from './file-entry.js';

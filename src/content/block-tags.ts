@@ -9,7 +9,7 @@
  * a pair only when its close lies inside the block being parsed; an open without one stays text.
  */
 
-import { badRequest } from '../core/errors.js';
+import { badRequest } from '../lib/errors.js';
 import { CONTENT_LIMITS, tooDeep } from './limits.js';
 import {
   EMBED,

@@ -16,6 +16,7 @@ import type {
   Root,
   RootContent,
 } from 'mdast';
+import { isScriptUrl } from '../lib/safe-url.js';
 import {
   type Block,
   type BlockType,
@@ -38,7 +39,6 @@ import {
 } from './document.js';
 import type { HintNode, TabsNode } from './mdast-hint.js';
 import { type RefOptions, urlToRef } from './refs.js';
-import { isScriptUrl } from './safe-url.js';
 
 const MARK_ORDER: MarkType[] = ['bold', 'italic', 'strikethrough', 'code'];
 const PHRASING = new Set(['text', 'emphasis', 'strong', 'delete', 'inlineCode', 'break', 'link', 'image', 'html']);

@@ -5,7 +5,7 @@
  * 400 for structure. The same bounds hold for a body written as Markdown and one given as the JSON
  * document.
  */
-import { badRequest, payloadTooLarge } from '../core/errors.js';
+import { badRequest, payloadTooLarge } from '../lib/errors.js';
 
 export const CONTENT_LIMITS = {
   /** UTF-8 bytes of one Markdown body (413 beyond). */

@@ -3,8 +3,8 @@
  * is decoded in place; `http(s):` goes through the guarded fetch. Failures become API errors that
  * say what went wrong (400, or 413 past the size limit).
  */
-import { ApiError, badRequest, payloadTooLarge } from '../core/errors.js';
-import { FetchError, guardedFetch } from '../core/fetch.js';
+import { ApiError, badRequest, payloadTooLarge } from '../lib/errors.js';
+import { FetchError, guardedFetch } from '../lib/fetch.js';
 
 export interface SourceOptions {
   allowPrivate: boolean;

@@ -11,10 +11,10 @@
  * Snapshots are cached per process (they never change once written); callers must not mutate them.
  */
 import { createHash } from 'node:crypto';
-import { newId } from '../core/ids.js';
-import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import type { SpaceRow } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
 import type { ContentRef, JsonDocument } from './document.js';
 import { type DocumentLink, extractLinks } from './links.js';
 

@@ -2,7 +2,7 @@
  * Edits of a page tree in memory (the batch editor and importers work on a copy, then write it as
  * one new revision): find, insert, detach, slugs.
  */
-import { badRequest } from '../core/errors.js';
+import { badRequest } from '../lib/errors.js';
 import type { PageNode } from './store.js';
 
 /** The slugs a list of sibling pages uses (what a new sibling's slug must avoid). */

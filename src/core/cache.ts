@@ -11,7 +11,7 @@
  *   nothing tagged with it is stored (readers go to the database). Reads inside a transaction are
  *   never cached (callers check `db.isTransaction`).
  * - Other processes' changes empty every cache as soon as this process learns of them (PostgreSQL's
- *   notifications, SQLite's data version: src/core/change-feed.ts, {@link invalidateEverything});
+ *   notifications, SQLite's data version: src/http/change-feed.ts, {@link invalidateEverything});
  *   the workers of one `WORKERS=N` cluster also relay their tags to each other through the primary
  *   ({@link relayInvalidations}). Entries expire anyway (`ttlMs`, 10 s), which bounds staleness
  *   when change notifications cannot be had.
@@ -124,7 +124,7 @@ function invalidateHere(tags: readonly string[]): void {
 
 /**
  * Empties every cache of this process: another process has committed a change whose tags this one
- * cannot know (src/core/change-feed.ts). The change is already visible, so no quarantine is needed;
+ * cannot know (src/http/change-feed.ts). The change is already visible, so no quarantine is needed;
  * only values whose read began before now are refused, since they may predate it.
  */
 export function invalidateEverything(): void {

@@ -3,7 +3,7 @@
  * the same database agrees on them.
  */
 import type { Db } from '../db/database.js';
-import { newSecret } from './ids.js';
+import { newSecret } from '../lib/ids.js';
 
 const cache = new WeakMap<Db, Map<string, string>>();
 

@@ -12,7 +12,7 @@
 import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import { isPostgresUrl, loadPg } from '../db/database.js';
-import { ApiError } from './errors.js';
+import { ApiError } from '../lib/errors.js';
 
 /** Longest wait for another process's lock on the same resource before answering 503. */
 const LOCK_TIMEOUT_MS = 10_000;

@@ -7,16 +7,13 @@
  * functions with a system or CLI actor. Keeping every write behind one function is what lets the
  * change be recorded (audit log, webhooks) in the transaction that makes it.
  */
-import type { FastifyRequest } from 'fastify';
 import type { Transaction } from 'kysely';
 import { transactionEnded } from '../db/after-commit.js';
 import type { Db } from '../db/database.js';
 import type { Database, UserRow } from '../db/schema.js';
-import { guarded } from '../events/guard.js';
-import type { WriteWithoutEvent } from '../events/unevented.js';
-import type { App } from './app.js';
-import { caller } from './auth.js';
-import type { Urls } from './urls.js';
+import type { Urls } from '../lib/urls.js';
+import { guarded } from './event-guard.js';
+import type { WriteWithoutEvent } from './unevented.js';
 
 /** Who makes a change: a user through an access token, the CLI, or the system (jobs). */
 export interface Actor {
@@ -44,17 +41,6 @@ export function cliActor(user: UserRow): Actor {
   return { type: 'user', user, tokenId: null, source: 'cli' };
 }
 
-/** The acting user of an authenticated API request. */
-export function actorOf(request: FastifyRequest): Actor {
-  const auth = caller(request);
-  return { type: 'user', user: auth.user, tokenId: auth.tokenId, source: 'api' };
-}
-
-/** The context a route hands to a service function. */
-export function serviceContext(app: App, request: FastifyRequest): ServiceContext {
-  return { db: app.db, urls: app.urls, actor: actorOf(request) };
-}
-
 /** The acting user of a context, for services that only users can call (the API's writes). */
 export function actingUser(ctx: ServiceContext): UserRow {
   if (!ctx.actor.user) throw new Error('this operation needs an acting user');
@@ -65,9 +51,9 @@ export function actingUser(ctx: ServiceContext): UserRow {
  * Runs `fn` in one transaction, or inside the caller's when `db` already is one (so a service can
  * call another and both changes commit or roll back together).
  *
- * A transaction this opens must record an event if it changes data (src/events/guard.ts): else it
+ * A transaction this opens must record an event if it changes data (src/core/event-guard.ts): else it
  * is rolled back with an error, unless `options.withoutEvent` names the calling service function
- * and that function is on the list of writes without events (src/events/unevented.ts). Inside the
+ * and that function is on the list of writes without events (src/core/unevented.ts). Inside the
  * caller's transaction, the caller's opening decides.
  */
 export async function inTransaction<T>(

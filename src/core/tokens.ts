@@ -8,10 +8,10 @@ import { afterCommit } from '../db/after-commit.js';
 import type { Db } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
 import type { ApiTokenRow, UserRow } from '../db/schema.js';
+import { newId, newSecret } from '../lib/ids.js';
+import type { Scope } from '../lib/scopes.js';
+import { nowIso } from '../lib/time.js';
 import { invalidate, TtlCache } from './cache.js';
-import { newId, newSecret } from './ids.js';
-import type { Scope } from './scopes.js';
-import { nowIso } from './time.js';
 
 const TOKEN_PREFIX = 'bnd_';
 

@@ -2,7 +2,7 @@
  * PostgreSQL: every table tells the other Bindery processes that it changed. A statement trigger
  * on each table sends a notification on {@link CHANGES_CHANNEL} whose payload is the writing
  * connection's backend pid; PostgreSQL delivers it when (and only if) the transaction commits, once
- * per transaction and sender. Processes listening (src/core/change-feed.ts) drop what they keep in
+ * per transaction and sender. Processes listening (src/http/change-feed.ts) drop what they keep in
  * memory. A trigger, rather than a NOTIFY sent by the application, also covers changes made by hand
  * or by scripts.
  *

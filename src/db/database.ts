@@ -8,7 +8,7 @@ import path from 'node:path';
 import type SQLite from 'better-sqlite3';
 import { Kysely, PostgresDialect, type SqliteDatabase, SqliteDialect, type SqliteStatement } from 'kysely';
 import type pg from 'pg';
-import { RecencyMap } from '../core/recency-map.js';
+import { RecencyMap } from '../lib/recency-map.js';
 import type { Database } from './schema.js';
 import { sqliteWriteTracking, trackPgWrites, WriteCounter } from './writes.js';
 
@@ -120,7 +120,7 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
   sqlite.pragma('optimize = 0x10002');
   // Gathering them reads pages into this connection's page cache (better-sqlite3 builds SQLite with
   // a 16 MB one), pages the requests to come may never need: give that memory back now, as start-up
-  // memory is (src/core/memory.ts). On a freshly loaded 100,000-member database the idle server
+  // memory is (src/http/memory.ts). On a freshly loaded 100,000-member database the idle server
   // held 119–122 MB with them, 110–112 MB without.
   sqlite.pragma('shrink_memory');
   // And again while it runs (SQLite advises it for long-lived connections): statistics taken when
@@ -142,7 +142,7 @@ export function createDb(databaseUrl: string, options: { poolSize?: number } = {
 
 const SQLITE_OPTIMIZE_EVERY_MS = 60_000;
 
-/** Statements kept per SQLite handle; past this the least recently used goes (src/core/recency-map.ts). */
+/** Statements kept per SQLite handle; past this the least recently used goes (src/lib/recency-map.ts). */
 const SQLITE_STATEMENTS = 500;
 
 /**

@@ -1,9 +1,9 @@
 /**
  * Committed writes, counted at the driver: every statement that changes data, whoever sends it (a
  * service, a job, the test harness, a repair script in this process), is seen here, so caches keyed
- * by {@link WriteCounter.committed} (the response cache, src/core/response-cache.ts) cannot miss a
+ * by {@link WriteCounter.committed} (the response cache, src/http/response-cache.ts) cannot miss a
  * change made through this process's connections. Writes made by other processes are learnt
- * elsewhere (src/core/change-feed.ts).
+ * elsewhere (src/http/change-feed.ts).
  *
  * A write counts once its transaction has committed (a rolled-back one changed nothing), or at once
  * outside a transaction. Statements that change no row (an UPDATE matching nothing, as the idle job

@@ -2,17 +2,18 @@
  * The transactional outbox. A service function calls `recordEvent` with the transaction that makes
  * its change: the event row and one delivery per subscribed webhook (each with its job) are written
  * in that transaction, so they exist if and only if the change committed. Delivery happens after,
- * in the `webhook.deliver` jobs (src/webhooks/deliver.ts).
+ * in the `webhook.deliver` jobs (src/events/webhooks/deliver.ts).
  */
-import { newId, uuidV7 } from '../core/ids.js';
+
+import { guardOf } from '../core/event-guard.js';
 import type { DbOrTrx, ServiceContext } from '../core/service.js';
-import { nowIso } from '../core/time.js';
 import type { EventRow } from '../db/schema.js';
 import { enqueue } from '../jobs/index.js';
-import { activeWebhooks, insertDelivery } from '../webhooks/repo.js';
-import { guardOf } from './guard.js';
+import { newId, uuidV7 } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
 import { insertEvent } from './repo.js';
 import { type EventInput, subscribes } from './types.js';
+import { activeWebhooks, insertDelivery } from './webhooks/repo.js';
 
 /** The job kind that sends one delivery. */
 export const DELIVER_JOB = 'webhook.deliver';
@@ -76,7 +77,7 @@ export async function recordEvent(
     created_at: nowIso(),
   };
   const { activeWebhooks: subscribers } = await insertEvent(trx, row);
-  // The transaction's guard (src/events/guard.ts) lets it commit: its change is recorded.
+  // The transaction's guard (src/core/event-guard.ts) lets it commit: its change is recorded.
   guardOf(trx)?.eventRecorded();
   if (options.onlyWebhookId) {
     await scheduleDelivery(trx, row, options.onlyWebhookId);

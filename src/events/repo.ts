@@ -1,12 +1,12 @@
 /** The events table: written by `recordEvent`, read by the audit log and the delivery jobs. */
 import { type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
-import { uuidV7Bound } from '../core/ids.js';
-import { type Page, paginate } from '../core/paging.js';
 import type { DbOrTrx } from '../core/service.js';
 import type { Db } from '../db/database.js';
 import { forUpdateSkipLocked, inSmallSubquery, toCount } from '../db/dialect.js';
 import { prepare } from '../db/prepared.js';
 import type { Database, EventRow, EventsTable } from '../db/schema.js';
+import { uuidV7Bound } from '../lib/ids.js';
+import { type Page, paginate } from '../lib/paging.js';
 
 /** An event row as the arguments of a precompiled query (a type alias, not an interface: see prepare). */
 type EventArgs = { [K in keyof EventsTable]: EventsTable[K] };
@@ -121,7 +121,7 @@ const notTimeOrdered = sql<SqlBool>`substr(id, 15, 1) <> '7'`;
  * millisecond they were made, so the expired ones are a range of the primary key and no index on
  * `created_at` has to be kept up on every insert (migration 0016). The id's millisecond is the
  * clock's when the event was recorded; `created_at`, stamped just after, is the same or (when stamps
- * run ahead of the clock in a burst, core/time.ts) a few milliseconds later. (The range alone, not
+ * run ahead of the clock in a burst, lib/time.ts) a few milliseconds later. (The range alone, not
  * also `created_at < before`: with both, SQLite's planner may scan `events_org_created` instead.)
  * Events with older, random ids are found by `created_at`, through the partial index that holds
  * only them, with what the batch has left. On PostgreSQL, rows another process is deleting at the

@@ -1,5 +1,5 @@
 /**
- * isomorphic-git's HTTP client, under the project's outbound rules (core/fetch.ts): http(s) only,
+ * isomorphic-git's HTTP client, under the project's outbound rules (lib/fetch.ts): http(s) only,
  * private and reserved addresses refused unless FETCH_ALLOW_PRIVATE (checked at connection time),
  * a deadline per request, a cap on response bytes, and the job's abort signal. Redirects are not
  * followed (Git servers answer smart HTTP directly; a redirect is reported as an error).
@@ -7,7 +7,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import type { GitHttpRequest, GitHttpResponse, HttpClient } from 'isomorphic-git';
-import { FetchError, FetchTooLargeError, guardConnection, parseHttpUrl } from '../core/fetch.js';
+import { FetchError, FetchTooLargeError, guardConnection, parseHttpUrl } from '../lib/fetch.js';
 
 export interface GitHttpOptions {
   allowPrivate: boolean;

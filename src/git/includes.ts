@@ -9,9 +9,9 @@ import * as yaml from 'js-yaml';
 import type { ContentRef, JsonDocument } from '../content/document.js';
 import { documentToMarkdown } from '../content/markdown.js';
 import type { ReusableEntry } from '../content/store.js';
-import { newId } from '../core/ids.js';
-import { slugify } from '../core/slug.js';
 import type { Db } from '../db/database.js';
+import { newId } from '../lib/ids.js';
+import { slugify } from '../lib/slug.js';
 import { storeMarkdownFile, titleOf } from './layout.js';
 
 export const INCLUDES = '.gitbook/includes';

@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { HttpClient, PromiseFsClient, TreeEntry } from 'isomorphic-git';
-import { lazyAsync } from '../core/lazy.js';
+import { lazyAsync } from '../lib/lazy.js';
 import { GitSyncError } from './errors.js';
 import { GIT_LIMITS } from './limits.js';
 import { checkPack } from './pack-check.js';

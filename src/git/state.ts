@@ -8,12 +8,12 @@
  * is stored, logged and returned is the URL without them ({@link redactUrl}).
  */
 import { invalidate, TtlCache } from '../core/cache.js';
-import { conflict } from '../core/errors.js';
-import { newId } from '../core/ids.js';
 import { afterCommit } from '../core/service.js';
-import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import type { GitSyncRow, RevisionGitRow } from '../db/schema.js';
+import { conflict } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
 
 /** How long an operation may run before it counts as timed out (and another may start). */
 export const OPERATION_TIMEOUT_MS = 10 * 60_000;

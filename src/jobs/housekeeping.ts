@@ -5,7 +5,10 @@
  * deployment chooses which processes spend time on it: once when the app is ready, then every
  * `everyMs` (hourly by default). A failed run is logged and the next one comes at its time.
  */
-import type { App } from '../core/app.js';
+import type { FastifyInstance } from 'fastify';
+
+/** What scheduling needs of the app: whether it runs jobs, its log and its lifecycle hooks. */
+export type HousekeepingHost = Pick<FastifyInstance, 'addHook' | 'log'> & { config: { jobConcurrency: number } };
 
 const HOUR_MS = 3_600_000;
 
@@ -57,7 +60,7 @@ export async function deleteInBatches(
 }
 
 /** Runs `task` on ready and then every `everyMs` in processes with a job worker; stops on close. */
-export function scheduleHousekeeping(app: App, task: HousekeepingTask): void {
+export function scheduleHousekeeping(app: HousekeepingHost, task: HousekeepingTask): void {
   if (app.config.jobConcurrency === 0) return;
   const everyMs = task.everyMs ?? HOUR_MS;
   const closing = new AbortController();

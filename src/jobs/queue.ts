@@ -9,11 +9,11 @@
  * picked up by the next worker.
  */
 import { type Expression, type ExpressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
-import { newId } from '../core/ids.js';
-import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import { dialectOf, forUpdateSkipLocked, inSmallSubquery } from '../db/dialect.js';
 import type { Database, JobRow } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
 import { jobEnqueued } from './wake.js';
 
 /** A job claimed this many times without finishing (crash after crash) is given up. */

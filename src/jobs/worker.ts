@@ -7,9 +7,9 @@
  */
 import { hostname } from 'node:os';
 import type { FastifyBaseLogger } from 'fastify';
-import { newId } from '../core/ids.js';
 import type { Db } from '../db/database.js';
 import type { JobRow } from '../db/schema.js';
+import { newId } from '../lib/ids.js';
 import { claimJob, heartbeat, release, settle } from './queue.js';
 import { onJobsCommitted } from './wake.js';
 

@@ -3,7 +3,7 @@
  * reference and the documentation. A route of its own, so that the web app that will answer `/`
  * replaces it without touching anything else.
  */
-import type { App } from '../core/app.js';
+import type { App } from '../http/app.js';
 
 function page(base: string): string {
   return `<!doctype html>

@@ -8,7 +8,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import type { App } from '../core/app.js';
+import type { App } from '../http/app.js';
 
 const require = createRequire(import.meta.url);
 const BUNDLE = 'redoc/bundles/redoc.standalone.js';

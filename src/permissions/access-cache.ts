@@ -11,8 +11,8 @@
  * memberships go with their membership tag (`membershipChanged`).
  */
 import { invalidate, readThrough, TtlCache } from '../core/cache.js';
-import type { Role } from '../core/schemas.js';
 import { afterCommit, type DbOrTrx } from '../core/service.js';
+import type { Role } from '../lib/schemas.js';
 import { membershipTag } from './organization.js';
 import { highest, isRole } from './roles.js';
 

@@ -5,11 +5,12 @@
  * The `permissions` flags in responses come from the same roles ({@link spaceFlags},
  * {@link collectionFlags}), so what a client sees is what the server enforces.
  */
-import { forbidden, notFound } from '../core/errors.js';
-import type { Role } from '../core/schemas.js';
+
 import type { Db } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
 import type { CollectionRow, SpaceRow } from '../db/schema.js';
+import { forbidden, notFound } from '../lib/errors.js';
+import type { Role } from '../lib/schemas.js';
 import { loadViewer, type Viewer } from './resolver.js';
 import { atLeast } from './roles.js';
 

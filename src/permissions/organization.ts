@@ -5,10 +5,10 @@
  */
 
 import { invalidate, TtlCache } from '../core/cache.js';
-import { forbidden, notFound } from '../core/errors.js';
-import type { Role } from '../core/schemas.js';
 import type { Db } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
+import { forbidden, notFound } from '../lib/errors.js';
+import type { Role } from '../lib/schemas.js';
 import { atLeast, isRole } from './roles.js';
 
 export interface OrgMembership {

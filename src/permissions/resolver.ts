@@ -18,8 +18,9 @@
  * code answers "what may this caller do" (per request, {@link loadViewer}) and "who may do what
  * here" (aggregate lists, {@link aggregateRoles}).
  */
-import type { Role } from '../core/schemas.js';
+
 import type { Db } from '../db/database.js';
+import type { Role } from '../lib/schemas.js';
 import { type CollectionShape, collectionTree, grantsOfUser } from './access-cache.js';
 import { findMembership } from './organization.js';
 import { highest, isRole } from './roles.js';

@@ -1,5 +1,5 @@
 /** Role ranking: admin > create > review > edit > comment > read. */
-import { ROLES, type Role } from '../core/schemas.js';
+import { ROLES, type Role } from '../lib/schemas.js';
 
 const RANK: Record<Role, number> = Object.fromEntries(ROLES.map((role, i) => [role, ROLES.length - i])) as Record<
   Role,

@@ -10,11 +10,11 @@
  * A member who can see the site but lacks the role gets a 403.
  */
 import type { FastifyRequest } from 'fastify';
-import { caller } from '../core/auth.js';
-import { forbidden, notFound } from '../core/errors.js';
-import type { Role } from '../core/schemas.js';
 import type { Db } from '../db/database.js';
 import type { SiteRow, SpaceRow } from '../db/schema.js';
+import { caller } from '../http/auth.js';
+import { forbidden, notFound } from '../lib/errors.js';
+import type { Role } from '../lib/schemas.js';
 import { authorizeSpace } from './content.js';
 import { findMembership } from './organization.js';
 import { atLeast } from './roles.js';

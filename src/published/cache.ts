@@ -3,8 +3,8 @@
  *
  * - {@link Memo}: what a site is (its model and version key, which site an address names, which
  *   sites a host serves) is kept for as long as the data has not changed, the way the response cache
- *   is (src/core/response-cache.ts): each value carries the change feed's generation it was read at
- *   (src/core/change-feed.ts), and a value of an older generation is read again. A change made
+ *   is (src/http/response-cache.ts): each value carries the change feed's generation it was read at
+ *   (src/http/change-feed.ts), and a value of an older generation is read again. A change made
  *   through this process is counted as it commits; one made by another process as soon as this one
  *   learns of it (SQLite: the next request; PostgreSQL: its notification, within milliseconds). So
  *   an unpublished site, a deactivated share link or a removed proxy is refused at once, everywhere.
@@ -15,9 +15,9 @@
  *   recently read go first).
  */
 import { createHash } from 'node:crypto';
-import { RecencyMap } from '../core/recency-map.js';
+import { RecencyMap } from '../lib/recency-map.js';
 
-/** The data generation now (src/core/change-feed.ts), or undefined when changes cannot be known. */
+/** The data generation now (src/http/change-feed.ts), or undefined when changes cannot be known. */
 export type Generation = () => number | undefined;
 
 interface MemoEntry<T> {
@@ -89,7 +89,7 @@ export function rendered(status: number, type: string, body: string): Rendered {
 }
 
 export class RenderCache {
-  /** The least recently read go first (src/core/recency-map.ts). */
+  /** The least recently read go first (src/lib/recency-map.ts). */
   private readonly entries = new RecencyMap<string, Rendered>();
   private bytes = 0;
 

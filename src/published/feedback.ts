@@ -11,10 +11,10 @@
  * site's origin, so another site cannot make a visitor's browser post feedback.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { recordSiteEvents } from '../api/sites/insights/service.js';
-import { ApiError } from '../core/errors.js';
-import { newId } from '../core/ids.js';
 import type { ServiceContext } from '../core/service.js';
+import { recordSiteEvents } from '../insights/service.js';
+import { ApiError } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
 import { siteSpaceCustomization } from '../sites/customization.js';
 import { cookieName, parseCookies, setCookie } from './access.js';
 import type { Address } from './address.js';

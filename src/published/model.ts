@@ -7,11 +7,11 @@
  * revision), a customization, a structure change or a publish each change it.
  */
 import { createHash } from 'node:crypto';
-import { looksLikeId } from '../core/ids.js';
 import { decryptSecret } from '../core/secrets.js';
 import type { Db } from '../db/database.js';
 import type { GitSyncRow, SiteRedirectRow, SiteRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
 import { gitSyncOf } from '../git/state.js';
+import { looksLikeId } from '../lib/ids.js';
 import { conditionHolds, type VisitorContext } from '../sites/condition.js';
 import { hostOwners } from '../sites/hosts.js';
 import { loadStructure, type Structure } from '../sites/structure.js';

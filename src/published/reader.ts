@@ -5,10 +5,10 @@
  * so every link of a rendered page stays in the site's own URL scheme.
  */
 import type { ContentRef } from '../content/document.js';
-import { safeUrl, urlScheme } from '../content/safe-url.js';
 import { type FlatPage, flattenPages, loadRevision, type PageNode, type Snapshot } from '../content/store.js';
 import type { Db } from '../db/database.js';
 import type { SiteSectionRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
+import { safeUrl, urlScheme } from '../lib/safe-url.js';
 import { pageKey, prunePages } from './adaptive.js';
 import { readableSiteSpaces, type SiteModel } from './model.js';
 

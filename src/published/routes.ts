@@ -13,8 +13,8 @@
 
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { App } from '../core/app.js';
-import { fromTrustedProxy, trustFunction, trustProxyOption } from '../core/proxy.js';
+import type { App } from '../http/app.js';
+import { fromTrustedProxy, trustFunction, trustProxyOption } from '../http/proxy.js';
 import { Memo } from './cache.js';
 import { FEEDBACK_BODY_LIMIT } from './feedback.js';
 import { findSiteId, type HostSite, matchHostSite, sitesOnHost } from './model.js';
@@ -51,7 +51,7 @@ function safeDecode(segment: string): string | null {
 }
 
 async function publishedPlugin(app: App): Promise<void> {
-  // How this process learns of changes (core/change-feed.ts); without one (a Db not made by
+  // How this process learns of changes (http/change-feed.ts); without one (a Db not made by
   // createDb), nothing is kept.
   const feed = app.changeFeed;
   const generation = feed ? () => feed.generation() : () => undefined;

@@ -6,10 +6,10 @@
  */
 import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../core/app.js';
 import { signingKey } from '../core/keys.js';
 import { secretsKey } from '../core/secrets.js';
 import { SYSTEM_ACTOR } from '../core/service.js';
+import type { App } from '../http/app.js';
 import { siteCustomization, siteSpaceCustomization } from '../sites/customization.js';
 import { readBlob } from '../storage/files.js';
 import { decideAccess, parseCookies, setCookie, unsignedClaims } from './access.js';
@@ -41,7 +41,7 @@ export class PublishedSites {
   readonly models: Memo<SiteModel | null>;
   readonly renders = new RenderCache();
 
-  /** @param generation the change feed's data generation (src/core/change-feed.ts). */
+  /** @param generation the change feed's data generation (src/http/change-feed.ts). */
   constructor(
     readonly app: App,
     readonly generation: Generation,

@@ -7,9 +7,10 @@
  * changes request. A rule Bindery cannot evaluate (agent review, description, custom expressions)
  * refuses the merge, saying so, rather than being skipped.
  */
-import { conflict } from '../core/errors.js';
+
 import type { DbOrTrx } from '../core/service.js';
 import type { ChangeRequestRow, SpaceRow } from '../db/schema.js';
+import { conflict } from '../lib/errors.js';
 import { reviewRequests, reviewsOf, storedMergeRules } from './repo.js';
 import { type ReviewState, reviewState } from './state.js';
 

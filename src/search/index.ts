@@ -13,10 +13,10 @@
  */
 import { type Selectable, sql } from 'kysely';
 import { flattenPages, getDocuments, loadRevision } from '../content/store.js';
-import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import type { SearchPassagesTable, SpaceRow } from '../db/schema.js';
+import { nowIso } from '../lib/time.js';
 import { splitSections } from './passages.js';
 import { queryTerms } from './terms.js';
 

@@ -5,11 +5,11 @@
  * the transaction that makes the change. The secret is never part of an event.
  */
 import { findUserById } from '../api/users/repo.js';
-import type { Scope } from '../core/scopes.js';
 import { type DbOrTrx, inTransaction, type ServiceContext } from '../core/service.js';
 import { type CreatedToken, createToken, findToken, revokeToken } from '../core/tokens.js';
 import type { ApiTokenRow as TokenRow, UserRow } from '../db/schema.js';
 import { recordEvent } from '../events/record.js';
+import type { Scope } from '../lib/scopes.js';
 
 /** The organizations `userId` is an enabled member of (guests too: the token acts in them as well). */
 async function organizationsOf(db: DbOrTrx, userId: string): Promise<string[]> {

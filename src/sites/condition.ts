@@ -5,7 +5,7 @@
  * and position.
  */
 import { parseExpressionAt } from 'acorn';
-import { badRequest } from '../core/errors.js';
+import { badRequest } from '../lib/errors.js';
 
 /** Throws a 400 naming `field` unless `source` is exactly one JavaScript expression. */
 export function assertExpression(source: string, field: string): void {

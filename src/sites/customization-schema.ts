@@ -10,8 +10,8 @@
  * become partial; leaf values such as a `{light, dark}` color or a link stay whole.
  */
 import { type Static, type TSchema, Type } from 'typebox';
-import { LINK_URL_PATTERN, WEB_URL_PATTERN } from '../content/safe-url.js';
-import { Icon, StringEnum } from '../core/schemas.js';
+import { LINK_URL_PATTERN, WEB_URL_PATTERN } from '../lib/safe-url.js';
+import { Icon, StringEnum } from '../lib/schemas.js';
 
 const sections = new WeakSet<object>();
 

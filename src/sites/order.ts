@@ -4,7 +4,7 @@
  * 0-based `position`s; moving an item computes the new sequence and rewrites only the positions
  * that change, like the content tree (`content-tree/order.ts`).
  */
-import { badRequest } from '../core/errors.js';
+import { badRequest } from '../lib/errors.js';
 
 /** A sibling: `kind:id` (e.g. `section:abc`, `group:def`, `site-space:ghi`) and its stored position. */
 export interface Sibling {

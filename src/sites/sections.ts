@@ -4,13 +4,14 @@
  * the top level (sections outside groups + groups) and each group in their own order.
  * Functions take the {@link Structure} loaded on the caller's transaction before the change.
  */
-import { badRequest, conflict, notFound } from '../core/errors.js';
-import { newId } from '../core/ids.js';
-import { endPosition } from '../core/order.js';
-import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../core/slug.js';
-import { nowIso } from '../core/time.js';
+
 import type { Db } from '../db/database.js';
 import type { SiteRow, SiteSectionGroupRow, SiteSectionRow, SpaceRow } from '../db/schema.js';
+import { badRequest, conflict, notFound } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
+import { endPosition } from '../lib/order.js';
+import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../lib/slug.js';
+import { nowIso } from '../lib/time.js';
 import { changedPositions, type KeyPosition, placeKey, type Sibling, splitKey } from './order.js';
 import { deleteSiteSpaces, insertSiteSpace, makeDefaultSiteSpace } from './site-spaces.js';
 import type { Structure } from './structure.js';

@@ -3,13 +3,14 @@
  * unique paths per container, one default per container, order by position. Functions take the
  * loaded {@link Structure} (read before the change) and run on the caller's transaction.
  */
-import { badRequest, conflict, notFound } from '../core/errors.js';
-import { newId } from '../core/ids.js';
-import { endPosition } from '../core/order.js';
-import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../core/slug.js';
-import { nowIso } from '../core/time.js';
+
 import type { Db } from '../db/database.js';
 import type { SiteSpaceRow, SpaceRow } from '../db/schema.js';
+import { badRequest, conflict, notFound } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
+import { endPosition } from '../lib/order.js';
+import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../lib/slug.js';
+import { nowIso } from '../lib/time.js';
 import { changedPositions, type KeyPosition, placeKey, splitKey } from './order.js';
 import type { Structure } from './structure.js';
 

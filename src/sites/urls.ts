@@ -13,8 +13,9 @@
  *
  * `urls.published` of the site, its sections and site spaces are only given once the site is published.
  */
-import type { Urls } from '../core/urls.js';
+
 import type { OrganizationRow, SiteRow, SiteSectionRow, SiteSpaceRow } from '../db/schema.js';
+import type { Urls } from '../lib/urls.js';
 
 export type SiteOrganization = Pick<OrganizationRow, 'id' | 'hostname' | 'custom_hostname'>;
 

@@ -6,11 +6,12 @@
  * sealed at rest with the secrets key (its additional data is the site id), and returned in clear
  * to site admins only, who hand it to their login backend.
  */
-import { newSecret } from '../core/ids.js';
+
 import { decryptSecret, encryptSecret } from '../core/secrets.js';
-import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
 import type { SitePublishingAuthRow } from '../db/schema.js';
+import { newSecret } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
 
 export interface VisitorAuthSettings {
   backend: 'custom' | 'integration';

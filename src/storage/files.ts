@@ -6,9 +6,9 @@
  * Limit: a file is at most {@link MAX_FILE_BYTES} bytes; larger uploads are refused with 413.
  */
 import { createHash } from 'node:crypto';
-import { payloadTooLarge } from '../core/errors.js';
-import { nowIso } from '../core/time.js';
 import type { Db } from '../db/database.js';
+import { payloadTooLarge } from '../lib/errors.js';
+import { nowIso } from '../lib/time.js';
 
 /** Largest file accepted, in bytes (5 MiB). */
 export const MAX_FILE_BYTES = 5 * 1024 * 1024;

@@ -1,5 +1,5 @@
 /**
- * The response cache's front door (core/cache-front.ts) through real HTTP: a kept answer is served
+ * The response cache's front door (http/cache-front.ts) through real HTTP: a kept answer is served
  * before Fastify (whose hooks then never see the request) with the status, bytes and
  * headers Fastify gave it, the same log line, metrics and rate-limit counts; what it cannot answer
  * reaches Fastify untouched. (The other tests reach the app through `inject`, which does not pass
@@ -110,7 +110,7 @@ describe('the response cache front door', () => {
     expect(s.seen.filter((u) => u === url)).toHaveLength(1);
   });
 
-  it('logs the URL without its credentials, as the line of Fastify does (core/request-log.ts)', async () => {
+  it('logs the URL without its credentials, as the line of Fastify does (http/request-log.ts)', async () => {
     const org = await s.h.org();
     const url = `/v1/orgs/${org.id}?shareKey=k3y-of-a-share-link&access_token=${org.admin.token}`;
     const first = await get(s, org.admin.token, url);

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
+import { newId } from '../../src/lib/ids.js';
 import { Client, createHarness, type Harness } from '../helpers/app.js';
 import { auditEvents, recorded } from '../helpers/audit.js';
 

@@ -5,10 +5,10 @@
  * a job worker; what it deleted no longer counts in `aggregateSiteEvents`.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { deleteInsightEventsBefore } from '../../src/api/sites/insights/repo.js';
-import { purgeExpiredInsightEvents } from '../../src/api/sites/insights/retention.js';
-import { newId } from '../../src/core/ids.js';
 import type { SiteInsightEventsTable } from '../../src/db/schema.js';
+import { deleteInsightEventsBefore } from '../../src/insights/repo.js';
+import { purgeExpiredInsightEvents } from '../../src/insights/retention.js';
+import { newId } from '../../src/lib/ids.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
 import { type PublishedWorld, publishedWorld } from '../helpers/published.js';

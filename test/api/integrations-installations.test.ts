@@ -4,7 +4,7 @@
  * on its spaces, who may install, and the target rules. Publishing: integrations.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
+import { newId } from '../../src/lib/ids.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { body, uniqueName, url } from '../helpers/integrations.js';
 

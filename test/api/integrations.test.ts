@@ -6,8 +6,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findIntegration } from '../../src/api/integrations/repo.js';
-import { newId } from '../../src/core/ids.js';
 import { decryptSecret, secretsKey } from '../../src/core/secrets.js';
+import { newId } from '../../src/lib/ids.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { body, PNG, uniqueName, url } from '../helpers/integrations.js';
 

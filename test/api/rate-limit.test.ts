@@ -9,7 +9,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
 import { ConfigError, loadConfig } from '../../src/config.js';
-import { rateLimit } from '../../src/core/rate-limit.js';
+import { rateLimit } from '../../src/http/rate-limit.js';
 import { Client, createHarness, type Harness } from '../helpers/app.js';
 
 const LIMIT = 3;

@@ -145,7 +145,7 @@ function unexpected(statuses: Map<Read, number>): string[] {
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * What another process learns of this one's changes (src/core/change-feed.ts), from a connection
+ * What another process learns of this one's changes (src/http/change-feed.ts), from a connection
  * of its own: on PostgreSQL the notifications on the change channel, on SQLite the file's
  * `data_version`. `mark()` changes exactly when a change has been learnt since the last mark.
  */

@@ -5,7 +5,7 @@
  */
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loggableUrl, serializeRequest } from '../../src/core/request-log.js';
+import { loggableUrl, serializeRequest } from '../../src/http/request-log.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { publishedWorld } from '../helpers/published.js';
 

@@ -1,5 +1,5 @@
 /**
- * GET answers kept in memory (core/response-cache.ts) are served again only while nothing has
+ * GET answers kept in memory (http/response-cache.ts) are served again only while nothing has
  * committed since: a change through the API, a write behind it in this process (the harness's
  * direct inserts), and a change made by another connection to the database (another process) are
  * all seen by the next request — on PostgreSQL, once the change notification has arrived.

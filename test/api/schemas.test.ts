@@ -1,5 +1,5 @@
 /**
- * Route schemas compile on each route's first use (start-up time and idle memory, core/validation.ts):
+ * Route schemas compile on each route's first use (start-up time and idle memory, http/validation.ts):
  * every schema is still checked here, all at once, so that a broken one fails this test rather than
  * its route's first request; first requests validate and serialize as before; and the OpenAPI
  * document does not depend on when (or whether) the schemas were compiled.
@@ -7,7 +7,7 @@
 import Fastify, { type RouteOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type App, buildApp } from '../../src/app.js';
-import { schemaCompilers } from '../../src/core/validation.js';
+import { schemaCompilers } from '../../src/http/validation.js';
 import { Client, createHarness, type Harness } from '../helpers/app.js';
 
 let h: Harness;

@@ -7,7 +7,7 @@
  * documented 200 schema.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
+import { newId } from '../../src/lib/ids.js';
 import { Client } from '../helpers/app.js';
 import { official } from './official.js';
 import { type ContractServer, startContractServer } from './server.js';

@@ -7,13 +7,13 @@ import { createOrganization } from '../../src/api/organizations/repo.js';
 import { findOrCreateUser } from '../../src/api/users/repo.js';
 import { type App, buildApp } from '../../src/app.js';
 import { type Config, loadConfig } from '../../src/config.js';
-import { newId } from '../../src/core/ids.js';
-import type { Role } from '../../src/core/schemas.js';
-import type { Scope } from '../../src/core/scopes.js';
 import { createToken } from '../../src/core/tokens.js';
 import { createDb, type Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { UserRow } from '../../src/db/schema.js';
+import { newId } from '../../src/lib/ids.js';
+import type { Role } from '../../src/lib/schemas.js';
+import type { Scope } from '../../src/lib/scopes.js';
 
 export const PUBLIC_URL = 'http://bindery.test';
 

@@ -2,7 +2,7 @@
  * Integrations for the API tests: names no other test uses, their API path, a small image and a
  * publish body.
  */
-import { newId } from '../../src/core/ids.js';
+import { newId } from '../../src/lib/ids.js';
 
 /** A name no other test (or test file sharing the PostgreSQL database) uses. */
 export const uniqueName = (prefix = 'int') => `${prefix}-${newId(10).toLowerCase()}`;

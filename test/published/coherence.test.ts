@@ -5,7 +5,7 @@
  * A reader holding a share link's cookie, or an address of a site, is refused at once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
+import { newId } from '../../src/lib/ids.js';
 import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
 import { edit } from '../helpers/published.js';

@@ -6,7 +6,7 @@
  * and never reaches another's content.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
+import { newId } from '../../src/lib/ids.js';
 import { createHarness, type Harness, type TestUser } from '../helpers/app.js';
 import { edit } from '../helpers/published.js';
 

@@ -1,7 +1,7 @@
 /**
- * The guard of "every change records what happened" (src/events/guard.ts): a transaction opened by
+ * The guard of "every change records what happened" (src/core/event-guard.ts): a transaction opened by
  * `inTransaction` that changes data must record an event in that same transaction, or be opened by
- * a service function on the list of writes without events (src/events/unevented.ts); and that list
+ * a service function on the list of writes without events (src/core/unevented.ts); and that list
  * names functions that exist and use it. On this run's database (PostgreSQL when configured).
  */
 import fs from 'node:fs';
@@ -9,14 +9,14 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { createOrganization } from '../../src/api/organizations/repo.js';
 import { findOrCreateUser } from '../../src/api/users/repo.js';
-import { newId } from '../../src/core/ids.js';
+import { UnrecordedChangeError } from '../../src/core/event-guard.js';
 import { inTransaction, SYSTEM_ACTOR } from '../../src/core/service.js';
+import { WRITES_WITHOUT_EVENT } from '../../src/core/unevented.js';
 import { createDb, type Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
-import { UnrecordedChangeError } from '../../src/events/guard.js';
 import { recordEvent } from '../../src/events/record.js';
-import { WRITES_WITHOUT_EVENT } from '../../src/events/unevented.js';
 import { enqueue } from '../../src/jobs/index.js';
+import { newId } from '../../src/lib/ids.js';
 
 let db: Db;
 let org: string;

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { previousValues } from '../../src/events/changes.js';
 import { isSubscribable, subscribes } from '../../src/events/types.js';
-import { withJitter } from '../../src/webhooks/deliver.js';
+import { withJitter } from '../../src/events/webhooks/deliver.js';
 
 describe('subscriptions', () => {
   it('match a type, a family (at any depth) or everything', () => {

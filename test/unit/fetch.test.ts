@@ -12,7 +12,7 @@ import {
   FetchTooLargeError,
   guardedFetch,
   isForbiddenAddress,
-} from '../../src/core/fetch.js';
+} from '../../src/lib/fetch.js';
 
 let requests = 0;
 const server = http.createServer((request, response) => {

@@ -7,7 +7,7 @@
 import Fastify from 'fastify';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Config } from '../../src/config.js';
-import type { App } from '../../src/core/app.js';
+import type { App } from '../../src/http/app.js';
 import { type HousekeepingTask, scheduleHousekeeping } from '../../src/jobs/housekeeping.js';
 
 const apps: App[] = [];

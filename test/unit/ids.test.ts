@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { looksLikeId, newId, uuidV7, uuidV7Bound } from '../../src/core/ids.js';
+import { looksLikeId, newId, uuidV7, uuidV7Bound } from '../../src/lib/ids.js';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
 

@@ -6,10 +6,10 @@
  * itself in a process with a job worker (not in an API-only one).
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
 import { deleteFinishedJobsBefore, enqueue } from '../../src/jobs/queue.js';
 import { KEEP_FINISHED_JOBS_MS, purgeFinishedJobs } from '../../src/jobs/retention.js';
 import { JobWorker } from '../../src/jobs/worker.js';
+import { newId } from '../../src/lib/ids.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
 

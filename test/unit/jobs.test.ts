@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
 import { claimJob, enqueue, heartbeat, MAX_ATTEMPTS } from '../../src/jobs/queue.js';
 import { JobWorker } from '../../src/jobs/worker.js';
+import { newId } from '../../src/lib/ids.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 
 let h: Harness;

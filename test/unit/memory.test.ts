@@ -1,6 +1,6 @@
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { describe, expect, it } from 'vitest';
-import { releaseStartupMemory } from '../../src/core/memory.js';
+import { releaseStartupMemory } from '../../src/http/memory.js';
 
 describe('releaseStartupMemory', () => {
   it('runs a young-generation collection at once and another after the delay, and exposes no gc', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { newId } from '../../src/core/ids.js';
 import { prepare } from '../../src/db/prepared.js';
+import { newId } from '../../src/lib/ids.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 
 let h: Harness;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { RecencyMap } from '../../src/core/recency-map.js';
-import { ResponseCache } from '../../src/core/response-cache.js';
+import { ResponseCache } from '../../src/http/response-cache.js';
+import { RecencyMap } from '../../src/lib/recency-map.js';
 
 function filled(...keys: string[]): RecencyMap<string, number> {
   const map = new RecencyMap<string, number>();

@@ -1,6 +1,6 @@
 /** The permission model as a table: each row is a situation and the role it must resolve to. */
 import { describe, expect, it } from 'vitest';
-import type { Role } from '../../src/core/schemas.js';
+import type { Role } from '../../src/lib/schemas.js';
 import { type ContentNode, type GrantRow, grantsFor, resolveRole } from '../../src/permissions/resolver.js';
 
 interface Case {

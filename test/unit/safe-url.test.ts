@@ -1,5 +1,5 @@
 /**
- * The one check of URLs that reach an `href` or `src` of a published page (src/content/safe-url.ts),
+ * The one check of URLs that reach an `href` or `src` of a published page (src/lib/safe-url.ts),
  * and the last pass of the renderer that applies it to every URL attribute of a page.
  */
 import type { Root } from 'hast';
@@ -15,7 +15,7 @@ import {
   type UrlUse,
   urlScheme,
   WEB_URL_PATTERN,
-} from '../../src/content/safe-url.js';
+} from '../../src/lib/safe-url.js';
 import { fileType } from '../../src/published/headers.js';
 import { sanitizeUrls } from '../../src/published/render/url-attributes.js';
 

@@ -1,8 +1,8 @@
 /** Pure parts of the sites areas: sibling order, published URLs, conditions, customization merging. */
 import { describe, expect, it } from 'vitest';
-import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../src/core/slug.js';
-import { Urls } from '../../src/core/urls.js';
 import type { SiteRow } from '../../src/db/schema.js';
+import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../src/lib/slug.js';
+import { Urls } from '../../src/lib/urls.js';
 import { assertExpression } from '../../src/sites/condition.js';
 import { deepMerge, foldOverride } from '../../src/sites/customization.js';
 import { changedPositions, placeKey } from '../../src/sites/order.js';

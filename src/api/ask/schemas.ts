@@ -1,6 +1,6 @@
 /** AI answers: request and response schemas (official names: SearchAIQuery, SearchAIAnswer, …). */
 import { Type } from 'typebox';
-import { Nullable, Params, StringEnum } from '../../core/schemas.js';
+import { Nullable, Params, StringEnum } from '../../lib/schemas.js';
 
 /** Longest question accepted (characters). */
 export const MAX_QUERY = 2_000;

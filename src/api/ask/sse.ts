@@ -10,8 +10,8 @@
  * (and aborts its model request) on it.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { errorBody } from '../../core/errors.js';
-import { trackStream } from '../../core/metrics.js';
+import { trackStream } from '../../http/metrics.js';
+import { errorBody } from '../../lib/errors.js';
 
 export class EventStream {
   private readonly controller = new AbortController();

@@ -1,7 +1,8 @@
 /** Events as the audit log shows them (the official AuditEvent shapes). Pure. */
-import type { Urls } from '../../core/urls.js';
+
 import type { EventRow } from '../../db/schema.js';
 import { EVENT_TYPES } from '../../events/types.js';
+import type { Urls } from '../../lib/urls.js';
 
 /** Where a change came from, in the official document's vocabulary. */
 const SOURCES = { api: 'api', cli: 'script', system: 'workflow' } as const;

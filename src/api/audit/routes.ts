@@ -5,11 +5,11 @@
  */
 
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { mapPage } from '../../core/paging.js';
 import { findOrganizationEvent, listOrganizationEvents } from '../../events/repo.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { notFound } from '../../lib/errors.js';
+import { mapPage } from '../../lib/paging.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { presentAuditActions, presentAuditEvent, presentAuditEventDetails } from './present.js';
 import {

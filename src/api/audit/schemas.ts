@@ -1,6 +1,6 @@
 /** The audit log, in the official document's shapes (AuditEvent, AuditEventDetails, AuditEventAction). */
 import { Type } from 'typebox';
-import { Params, StringEnum, Timestamp } from '../../core/schemas.js';
+import { Params, StringEnum, Timestamp } from '../../lib/schemas.js';
 
 export const AUDIT_SOURCES = ['ui', 'api', 'integration', 'webhook', 'workflow', 'script', 'support'] as const;
 export const AUDIT_ACTOR_TYPES = ['user', 'integration', 'installation', 'system', 'support'] as const;

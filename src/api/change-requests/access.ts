@@ -6,10 +6,10 @@
  * change of a change request's content shares (the content area's edits and imports, the merge).
  */
 import { loadRevision, type Snapshot } from '../../content/store.js';
-import { conflict, notFound } from '../../core/errors.js';
-import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
+import { conflict, notFound } from '../../lib/errors.js';
+import type { Role } from '../../lib/schemas.js';
 import { authorizeLoadedSpace } from '../../permissions/content.js';
 import type { Viewer } from '../../permissions/resolver.js';
 import { type ChangeRequestLoader, loadChangeRequest } from './lookup.js';

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
-import type { Urls } from '../../core/urls.js';
 import type { ChangeRequestRow, SpaceRow, UserRow } from '../../db/schema.js';
+import type { Urls } from '../../lib/urls.js';
 import { presentUser } from '../users/present.js';
 import type { ChangeRequestExtras, ReviewerRow } from './repo.js';
 import type { ChangeRequest, ChangeRequestStatus, RequestedReviewer } from './schemas.js';

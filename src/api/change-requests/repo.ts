@@ -1,12 +1,12 @@
 import { type Expression, expressionBuilder } from 'kysely';
 import type { Static } from 'typebox';
-import { conflict } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
-import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import { toCount } from '../../db/dialect.js';
 import type { ChangeRequestRow, Database, UserRow } from '../../db/schema.js';
+import { conflict } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { type Page, paginate } from '../../lib/paging.js';
+import { nowIso } from '../../lib/time.js';
 import { findUsersByIds } from '../users/repo.js';
 import type { ListChangeRequestsQuery } from './schemas.js';
 

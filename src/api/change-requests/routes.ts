@@ -4,11 +4,11 @@
  * changes go through ./service.ts; the content of a change request is the content area's.
  */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { PagedList } from '../../core/paging.js';
-import { NoContent } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { PagedList } from '../../lib/paging.js';
+import { NoContent } from '../../lib/schemas.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { authorizeChangeRequest } from './access.js';
 import { loadChangeRequestForRead } from './lookup.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { StringEnum, Timestamp, InlineUserSchema as UserSchema } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { StringEnum, Timestamp, InlineUserSchema as UserSchema } from '../../lib/schemas.js';
 
 export const CHANGE_REQUEST_STATUSES = ['draft', 'open', 'archived', 'merged'] as const;
 export type ChangeRequestStatus = (typeof CHANGE_REQUEST_STATUSES)[number];

@@ -6,11 +6,11 @@
 
 import { threeWayMerge } from '../../content/merge.js';
 import { loadRevision, writeRevision } from '../../content/store.js';
-import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { nowIso } from '../../lib/time.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';

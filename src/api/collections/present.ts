@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
-import type { Role } from '../../core/schemas.js';
-import type { Urls } from '../../core/urls.js';
 import type { CollectionRow } from '../../db/schema.js';
+import type { Role } from '../../lib/schemas.js';
+import type { Urls } from '../../lib/urls.js';
 import { collectionFlags } from '../../permissions/content.js';
 import { presentDefaultLevel } from '../../permissions/resolver.js';
 import type { Collection } from './schemas.js';

@@ -1,10 +1,10 @@
 import type { ExpressionBuilder } from 'kysely';
 import type { Static } from 'typebox';
 import { positionAtEnd } from '../../content-tree/order.js';
-import { newId } from '../../core/ids.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import type { CollectionRow, Database } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
 import { storeDefaultLevel } from '../../permissions/resolver.js';
 import type { CreateCollectionBody, UpdateCollectionBody } from './schemas.js';
 

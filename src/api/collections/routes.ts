@@ -1,12 +1,12 @@
 /** Collections: create and list in an organization; get, update, delete, list spaces, move, transfer. */
 
 import { treeOrder } from '../../content-tree/order.js';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { ListQuery, PagedList, paginateArray } from '../../core/paging.js';
-import { NoContent } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { notFound } from '../../lib/errors.js';
+import { ListQuery, PagedList, paginateArray } from '../../lib/paging.js';
+import { NoContent } from '../../lib/schemas.js';
 import { authorizeCollection } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';

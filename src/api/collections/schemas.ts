@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { Params } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { Params } from '../../lib/schemas.js';
 import { DefaultLevel, MoveBody } from '../spaces/schemas.js';
 
 export const CollectionTitle = Type.String({ maxLength: 50 });

@@ -1,13 +1,13 @@
 /** Changes of collections: create, update, delete (with what lies below), move, transfer. */
 import type { Static } from 'typebox';
 import { placeItem, subtree, type TreePosition } from '../../content-tree/order.js';
-import { badRequest, conflict } from '../../core/errors.js';
-import type { Role } from '../../core/schemas.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { CollectionRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
+import { badRequest, conflict } from '../../lib/errors.js';
+import type { Role } from '../../lib/schemas.js';
 import { accessChanged } from '../../permissions/access-cache.js';
 import { authorizeCollection, requireCreateIn } from '../../permissions/content.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';

@@ -8,7 +8,7 @@
 import type { JsonDocument } from '../../content/document.js';
 import { checkDocumentLimits } from '../../content/limits.js';
 import { documentToMarkdown, markdownToDocument } from '../../content/markdown.js';
-import { ApiError, badRequest } from '../../core/errors.js';
+import { ApiError, badRequest } from '../../lib/errors.js';
 
 export type BodyInput = { markdown: string } | { document: JsonDocument } | Record<string, never>;
 export type BodyFormat = 'document' | 'markdown';

@@ -5,10 +5,10 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import type { Role } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import type { Role } from '../../lib/schemas.js';
 import { presentMembers } from '../members/present.js';
 import { memberCounts } from '../members/repo.js';
 import type { BodyInput } from './body.js';

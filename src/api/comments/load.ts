@@ -1,8 +1,8 @@
 /** What presenting a batch of comments or replies needs, loaded in a fixed number of queries. */
 
 import type { DbOrTrx } from '../../core/service.js';
-import type { Urls } from '../../core/urls.js';
 import type { CommentRow } from '../../db/schema.js';
+import type { Urls } from '../../lib/urls.js';
 import { findUsersByIds } from '../users/repo.js';
 import type { BodyFormat } from './body.js';
 import { type CommentContext, referencedUsers } from './present.js';

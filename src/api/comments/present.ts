@@ -4,9 +4,9 @@
  */
 import type { Static } from 'typebox';
 import type { JsonDocument } from '../../content/document.js';
-import type { Role } from '../../core/schemas.js';
-import type { Urls } from '../../core/urls.js';
 import type { CommentReactionRow, CommentRow, UserRow } from '../../db/schema.js';
+import type { Role } from '../../lib/schemas.js';
+import type { Urls } from '../../lib/urls.js';
 import { atLeast } from '../../permissions/roles.js';
 import { presentUser } from '../users/present.js';
 import { type BodyFormat, presentBody } from './body.js';

@@ -1,9 +1,9 @@
 /** Queries of comments, replies, reactions and commenters. */
 import { type Expression, expressionBuilder } from 'kysely';
-import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { toCount } from '../../db/dialect.js';
 import type { CommentReactionRow, CommentRow, Database } from '../../db/schema.js';
+import { type Page, paginate } from '../../lib/paging.js';
 import { type MemberRecord, membersQuery } from '../members/repo.js';
 
 /** Where a thread lives: a space's own discussions, or those of one of its change requests. */

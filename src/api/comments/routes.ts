@@ -4,9 +4,9 @@
  * is the same Comment), deleting 204. Every endpoint is declared on its own, so that its path and
  * operationId are found in the code as written; the two variants share their handlers.
  */
-import type { App } from '../../core/app.js';
-import { PagedList } from '../../core/paging.js';
-import { NoContent } from '../../core/schemas.js';
+import type { App } from '../../http/app.js';
+import { PagedList } from '../../lib/paging.js';
+import { NoContent } from '../../lib/schemas.js';
 import { Member } from '../members/schemas.js';
 import { commentHandlers } from './handlers.js';
 import {

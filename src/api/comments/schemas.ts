@@ -1,7 +1,7 @@
 /** Schemas of comments and their replies, on a space or in a change request (the official shapes). */
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { StringEnum, Timestamp, InlineUserSchema as UserSchema } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { StringEnum, Timestamp, InlineUserSchema as UserSchema } from '../../lib/schemas.js';
 import { JsonDocumentSchema } from '../content/edit-schemas.js';
 
 /** Longest Markdown body of a comment, in characters. */

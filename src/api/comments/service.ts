@@ -5,15 +5,15 @@
  */
 import type { JsonDocument } from '../../content/document.js';
 import { findPage, loadRevision } from '../../content/store.js';
-import { badRequest, forbidden, notFound } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
-import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import type { ChangeRequestRow, CommentRow, SpaceRow } from '../../db/schema.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { Role } from '../../lib/schemas.js';
+import { nowIso } from '../../lib/time.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { loadViewers } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';

@@ -4,8 +4,8 @@
  * space reads it.
  */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { ListQuery } from '../../core/paging.js';
+import type { App } from '../../http/app.js';
+import { ListQuery } from '../../lib/paging.js';
 import { contentReads } from './reads.js';
 import {
   BacklinksList,

@@ -1,9 +1,9 @@
 /** File downloads: the `downloadURL` of every file serves its bytes to readers of the space. */
 import { Type } from 'typebox';
 import { loadRevision } from '../../content/store.js';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { notFound } from '../../lib/errors.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { readBlob } from '../../storage/files.js';
 

@@ -6,8 +6,8 @@
  */
 import { type Static, Type } from 'typebox';
 import type { Change } from '../../content/batch.js';
-import type { App } from '../../core/app.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { serviceContext } from '../../http/service-context.js';
 import { changeRequestPath, presentChangeRequest } from '../change-requests/present.js';
 import { changeRequestExtras } from '../change-requests/repo.js';
 import { ChangeRequest } from '../change-requests/schemas.js';

@@ -1,6 +1,6 @@
 /** Schemas of the changes of a change request's content: the batch edit (`POST …/content`) and imports. */
 import { Type } from 'typebox';
-import { StringEnum } from '../../core/schemas.js';
+import { StringEnum } from '../../lib/schemas.js';
 import { ChangeRequest, MAX_BATCH_CHANGES } from '../change-requests/schemas.js';
 import { RevisionFileSchema } from './schemas.js';
 

@@ -6,12 +6,12 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { findPage, flattenPages, loadRevision, type PageNode, type Snapshot } from '../../content/store.js';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { paginateArray } from '../../core/paging.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { findRevisionGit } from '../../git/state.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { notFound } from '../../lib/errors.js';
+import { paginateArray } from '../../lib/paging.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { authorizeChangeRequest } from '../change-requests/access.js';
 import { presentChangeRequest } from '../change-requests/present.js';

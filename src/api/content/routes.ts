@@ -4,7 +4,7 @@
  * ./change-request-routes.ts; both use the handlers of ./reads.ts.
  */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
+import type { App } from '../../http/app.js';
 import { registerDownload } from './download.js';
 import { contentReads } from './reads.js';
 import {

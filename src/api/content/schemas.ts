@@ -1,7 +1,7 @@
 /** Schemas of content reads (live revision and change requests). */
 import { Type } from 'typebox';
-import { PagedList, PageQuery } from '../../core/paging.js';
-import { StringEnum, Timestamp } from '../../core/schemas.js';
+import { PagedList, PageQuery } from '../../lib/paging.js';
+import { StringEnum, Timestamp } from '../../lib/schemas.js';
 import { ChangeRequest } from '../change-requests/schemas.js';
 
 const GitBlob = Type.Object({ oid: Type.String(), path: Type.String() });

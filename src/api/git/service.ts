@@ -8,8 +8,6 @@
  */
 
 import { type Snapshot, writeRevision } from '../../content/store.js';
-import { badRequest, notFound } from '../../core/errors.js';
-import { assertFetchableUrl, FetchError } from '../../core/fetch.js';
 import { encryptSecret } from '../../core/secrets.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { Db } from '../../db/database.js';
@@ -28,6 +26,8 @@ import {
   startOperation,
 } from '../../git/state.js';
 import { enqueue } from '../../jobs/queue.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { assertFetchableUrl, FetchError } from '../../lib/fetch.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { advanceLive, findSpaceRow } from '../../services/live.js';
 import { recordChangeRequestEvent, recordContentUpdated } from '../change-requests/events.js';

@@ -10,7 +10,6 @@
  */
 import type { FastifyBaseLogger } from 'fastify';
 import { loadRevision, type Snapshot } from '../../content/store.js';
-import type { App } from '../../core/app.js';
 import { decryptSecret, secretsKey } from '../../core/secrets.js';
 import { type ServiceContext, SYSTEM_ACTOR } from '../../core/service.js';
 import type { Db } from '../../db/database.js';
@@ -31,6 +30,7 @@ import {
   redactText,
   redactUrl,
 } from '../../git/state.js';
+import type { App } from '../../http/app.js';
 import type { JobHandler } from '../../jobs/index.js';
 import { findSpaceRow } from '../../services/live.js';
 import { finishGitOperation, recordGitExport, recordGitImport } from './service.js';

@@ -4,11 +4,11 @@
  * `src/permissions`; changes call the service.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { type Page, paginateArray } from '../../core/paging.js';
-import type { Role } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { type Page, paginateArray } from '../../lib/paging.js';
+import type { Role } from '../../lib/schemas.js';
 import type { PrincipalType } from '../../permissions/grants.js';
 import { aggregateRoles, type NodeType } from '../../permissions/resolver.js';
 import { presentTeams } from '../teams/present.js';

@@ -1,9 +1,9 @@
 /** Grants of roles to users and teams on spaces and collections (`content_permissions`). */
 
-import { paginate } from '../../core/paging.js';
-import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
+import { paginate } from '../../lib/paging.js';
+import type { Role } from '../../lib/schemas.js';
+import { nowIso } from '../../lib/time.js';
 import { accessChanged } from '../../permissions/access-cache.js';
 import type { PrincipalType } from '../../permissions/grants.js';
 import type { NodeType } from '../../permissions/resolver.js';

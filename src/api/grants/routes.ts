@@ -4,9 +4,9 @@
  * Each endpoint is declared on its own (the space and the collection variants share their handlers),
  * so that its path and operationId can be found in the code as written.
  */
-import type { App } from '../../core/app.js';
-import { ListQuery, PagedList } from '../../core/paging.js';
-import { NoContent } from '../../core/schemas.js';
+import type { App } from '../../http/app.js';
+import { ListQuery, PagedList } from '../../lib/paging.js';
+import { NoContent } from '../../lib/schemas.js';
 import { grantHandlers } from './handlers.js';
 import {
   AggregateQuery,

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { ROLES, RoleOrGuest, RoleSchema, StringEnum, UserSchema } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { ROLES, RoleOrGuest, RoleSchema, StringEnum, UserSchema } from '../../lib/schemas.js';
 import { Team } from '../teams/schemas.js';
 
 export const UserPermissionEntry = Type.Object({ permission: RoleSchema, user: UserSchema });

@@ -2,12 +2,13 @@
  * Changes of grants (roles given to users and teams on a space or a collection). Every change takes
  * the admin role on the space or collection.
  */
-import { badRequest, notFound } from '../../core/errors.js';
-import type { Role } from '../../core/schemas.js';
+
 import type { DbOrTrx } from '../../core/service.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { Db } from '../../db/database.js';
 import { recordEvent } from '../../events/record.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import type { Role } from '../../lib/schemas.js';
 import { authorizeCollection, authorizeSpace } from '../../permissions/content.js';
 import type { PrincipalType } from '../../permissions/grants.js';
 import type { NodeType } from '../../permissions/resolver.js';

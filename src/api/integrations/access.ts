@@ -4,9 +4,9 @@
  * organization publish new versions; admins of an organization install integrations on it.
  */
 
-import { notFound } from '../../core/errors.js';
 import type { DbOrTrx } from '../../core/service.js';
 import type { IntegrationRow } from '../../db/schema.js';
+import { notFound } from '../../lib/errors.js';
 import { findIntegration, membershipsOf } from './repo.js';
 
 /** What presenting needs to know of the caller: their role in each organization they see. */

@@ -1,5 +1,5 @@
 /** Icons and preview images arrive as base64; they are decoded, capped and stored as bytes. */
-import { badRequest } from '../../core/errors.js';
+import { badRequest } from '../../lib/errors.js';
 import type { Image } from './repo.js';
 import { MAX_IMAGE_BYTES } from './schemas.js';
 

@@ -1,8 +1,8 @@
 /** Response shaping of integrations and installations. Secrets and the script never appear here. */
 import type { Static } from 'typebox';
-import type { Role } from '../../core/schemas.js';
-import type { Urls } from '../../core/urls.js';
 import type { IntegrationInstallationRow, IntegrationRow, OrganizationRow } from '../../db/schema.js';
+import type { Role } from '../../lib/schemas.js';
+import type { Urls } from '../../lib/urls.js';
 import { presentOrganization } from '../organizations/present.js';
 import type { SpaceObject } from '../spaces/present.js';
 import type { IntegrationViewer } from './access.js';

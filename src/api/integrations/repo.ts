@@ -1,9 +1,6 @@
 /** Kysely queries of integrations, their images and installations. */
 import { type ExpressionBuilder, sql } from 'kysely';
-import { newId } from '../../core/ids.js';
-import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import { containsInsensitive } from '../../db/dialect.js';
 import type {
   Database,
@@ -13,6 +10,9 @@ import type {
   IntegrationsTable,
   OrganizationRow,
 } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { type Page, paginate } from '../../lib/paging.js';
+import { nowIso } from '../../lib/time.js';
 
 export async function findIntegration(db: DbOrTrx, name: string): Promise<IntegrationRow | undefined> {
   return db.selectFrom('integrations').selectAll().where('name', '=', name).executeTakeFirst();

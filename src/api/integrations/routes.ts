@@ -10,13 +10,13 @@
  * Icons and previews are public (`urls.icon`, `previewImages`).
  */
 import type { FastifyReply } from 'fastify';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { forbidden, notFound } from '../../core/errors.js';
-import { PagedList } from '../../core/paging.js';
 import { secretsKey } from '../../core/secrets.js';
-import { serviceContext } from '../../core/service.js';
 import type { IntegrationRow } from '../../db/schema.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { forbidden, notFound } from '../../lib/errors.js';
+import { PagedList } from '../../lib/paging.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { presentSpaces } from '../spaces/present.js';
 import { spaceExtras } from '../spaces/repo.js';

@@ -4,8 +4,8 @@
  * IntegrationInstallation, IntegrationSpaceInstallation); limits follow our spec.
  */
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { StringEnum, Timestamp, Url } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { StringEnum, Timestamp, Url } from '../../lib/schemas.js';
 import { Organization } from '../organizations/schemas.js';
 import { Space } from '../spaces/schemas.js';
 

@@ -7,7 +7,6 @@
  * organization installed on (GitBook's `installation_setup` / `space_installation_setup`).
  */
 import type { Static } from 'typebox';
-import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import { encryptSecret } from '../../core/secrets.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type {
@@ -17,6 +16,7 @@ import type {
   SpaceRow,
 } from '../../db/schema.js';
 import { recordEvent } from '../../events/record.js';
+import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { type Authorized, authorizeSpace } from '../../permissions/content.js';
 import {
   canSeeIntegration,

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
-import type { Role } from '../../core/schemas.js';
-import type { Urls } from '../../core/urls.js';
+import type { Role } from '../../lib/schemas.js';
+import type { Urls } from '../../lib/urls.js';
 import { presentUser } from '../users/present.js';
 import type { MemberCounts, MemberRecord } from './repo.js';
 import type { Member } from './schemas.js';

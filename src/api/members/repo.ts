@@ -1,12 +1,12 @@
 import { type Expression, expressionBuilder, type Kysely, type SqlBool, sql } from 'kysely';
 import type { Static } from 'typebox';
-import { keysetPage, type Page, paginate, type SortKey } from '../../core/paging.js';
-import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import { containsInsensitive, dialectOf, toCount } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
+import { keysetPage, type Page, paginate, type SortKey } from '../../lib/paging.js';
+import type { Role } from '../../lib/schemas.js';
+import { nowIso } from '../../lib/time.js';
 import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
 import { cachedMemberCount } from '../../permissions/organization.js';
 import { loadViewer, loadViewers } from '../../permissions/resolver.js';

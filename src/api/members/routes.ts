@@ -1,11 +1,11 @@
 /** Organization members: list, get, change role, remove, SSO, their teams; and invites. */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { mapPage, PagedList, PageQuery, paginateArray } from '../../core/paging.js';
-import { NoContent, Params, RoleSchema } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { notFound } from '../../lib/errors.js';
+import { mapPage, PagedList, PageQuery, paginateArray } from '../../lib/paging.js';
+import { NoContent, Params, RoleSchema } from '../../lib/schemas.js';
 import { requireOrgMember } from '../../permissions/organization.js';
 import { loadViewer } from '../../permissions/resolver.js';
 import { presentSpaces, type SpaceObject } from '../spaces/present.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { Params, ROLES, RoleOrGuest, StringEnum, Timestamp, UserSchema } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { Params, ROLES, RoleOrGuest, StringEnum, Timestamp, UserSchema } from '../../lib/schemas.js';
 
 export const Member = Type.Object(
   {

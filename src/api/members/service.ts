@@ -2,12 +2,13 @@
  * Changes of an organization's membership: roles, removal (anyone may leave; removing someone else
  * takes an admin), SSO, invites. The organization always keeps an enabled admin.
  */
-import { badRequest, conflict, notFound } from '../../core/errors.js';
-import type { Role } from '../../core/schemas.js';
+
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import type { Role } from '../../lib/schemas.js';
 import { membershipChanged, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { findOrganization } from '../organizations/repo.js';
 import { findOrCreateUser } from '../users/repo.js';

@@ -12,7 +12,7 @@ import {
   FetchTimeoutError,
   type GuardedFetchOptions,
   guardedFetch,
-} from '../../core/fetch.js';
+} from '../../lib/fetch.js';
 import type { ProcessErrorCode } from './schemas.js';
 
 /** Most files one specification may consist of (entry included). */

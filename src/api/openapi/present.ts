@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
-import type { Urls } from '../../core/urls.js';
 import type { OpenapiSpecRow, OpenapiSpecVersionRow } from '../../db/schema.js';
+import type { Urls } from '../../lib/urls.js';
 import type {
   OpenAPISpec,
   OpenAPISpecContent,

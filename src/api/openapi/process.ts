@@ -4,8 +4,9 @@
  * the final transaction, both outcomes are conditional on the source not having changed, and a
  * revision whose outcome is recorded is not processed again.
  */
-import type { App } from '../../core/app.js';
+
 import { type ServiceContext, SYSTEM_ACTOR } from '../../core/service.js';
+import type { App } from '../../http/app.js';
 import type { JobHandler } from '../../jobs/index.js';
 import { loadSpecification, SpecLoadError } from './load.js';
 import type { ProcessPayload } from './repo.js';

@@ -1,10 +1,10 @@
 import { sql } from 'kysely';
-import { newId } from '../../core/ids.js';
-import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import type { OpenapiSpecRow, OpenapiSpecVersionRow } from '../../db/schema.js';
 import { enqueue } from '../../jobs/index.js';
+import { newId } from '../../lib/ids.js';
+import { type Page, paginate } from '../../lib/paging.js';
+import { nowIso } from '../../lib/time.js';
 import type { LoadedSpec, SpecSourceInput } from './load.js';
 import type { ProcessErrorCode } from './schemas.js';
 

@@ -3,13 +3,14 @@
  * role or higher add, change and delete. Creating or changing a source queues a processing job
  * (see process.ts); the response says `processingState: pending` and the versions follow.
  */
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { ListQuery, mapPage, PagedList } from '../../core/paging.js';
-import { NoContent } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
+
 import type { OpenapiSpecRow } from '../../db/schema.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { notFound } from '../../lib/errors.js';
+import { ListQuery, mapPage, PagedList } from '../../lib/paging.js';
+import { NoContent } from '../../lib/schemas.js';
 import { canEdit, requireOrgMember } from '../../permissions/organization.js';
 import { presentContent, presentSpec, presentVersion, specLocation } from './present.js';
 import { findSpec, findVersion, listSpecs, listVersions } from './repo.js';

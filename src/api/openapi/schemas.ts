@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, Params, StringEnum, Timestamp, Url } from '../../core/schemas.js';
+import { Nullable, Params, StringEnum, Timestamp, Url } from '../../lib/schemas.js';
 
 export const SPEC_SLUG_PATTERN = '^[a-z0-9]+(?:-[a-z0-9]+)*$';
 export const SpecSlug = Type.String({

@@ -5,12 +5,12 @@
  * processing in the same transaction; the caller wakes the worker.
  */
 import type { Static } from 'typebox';
-import { badRequest, conflict, notFound } from '../../core/errors.js';
-import { assertFetchableUrl, FetchError } from '../../core/fetch.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { OpenapiSpecRow, OpenapiSpecVersionRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
+import { badRequest, conflict, notFound } from '../../lib/errors.js';
+import { assertFetchableUrl, FetchError } from '../../lib/fetch.js';
 import { canEdit, requireCanEdit, requireOrgMember } from '../../permissions/organization.js';
 import type { LoadedSpec } from './load.js';
 import { presentSpec, presentVersion } from './present.js';

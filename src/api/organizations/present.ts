@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
-import type { Role } from '../../core/schemas.js';
-import type { Urls } from '../../core/urls.js';
 import type { OrganizationRow } from '../../db/schema.js';
+import type { Role } from '../../lib/schemas.js';
+import type { Urls } from '../../lib/urls.js';
 import { atLeast } from '../../permissions/roles.js';
 import type { Organization } from './schemas.js';
 

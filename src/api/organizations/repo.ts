@@ -1,13 +1,13 @@
 import type { Static } from 'typebox';
-import { conflict } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
-import { type Page, paginate } from '../../core/paging.js';
-import type { Role } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { OrganizationRow, OrganizationUpdate } from '../../db/schema.js';
+import { conflict } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { type Page, paginate } from '../../lib/paging.js';
+import type { Role } from '../../lib/schemas.js';
+import { nowIso } from '../../lib/time.js';
 import type { CreateOrganizationBody, UpdateOrganizationBody } from './schemas.js';
 
 export async function findOrganization(db: DbOrTrx, id: string): Promise<OrganizationRow | undefined> {

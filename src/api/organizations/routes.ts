@@ -1,11 +1,11 @@
 /** Organizations: list mine, create, get, patch, ping. */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { ListQuery, mapPage, PagedList } from '../../core/paging.js';
-import { Params } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { notFound } from '../../lib/errors.js';
+import { ListQuery, mapPage, PagedList } from '../../lib/paging.js';
+import { Params } from '../../lib/schemas.js';
 import { requireOrgMember } from '../../permissions/organization.js';
 import { presentOrganization } from './present.js';
 import { findOrganizationForViewer, listOrganizationsOfUser, organizationsWithOwnedTeam } from './repo.js';

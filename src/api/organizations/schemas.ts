@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, RoleOrGuest, StringEnum, Timestamp, Url } from '../../core/schemas.js';
+import { Nullable, RoleOrGuest, StringEnum, Timestamp, Url } from '../../lib/schemas.js';
 
 export const ORGANIZATION_TYPES = ['business', 'community'] as const;
 export const USE_CASES = [

@@ -1,12 +1,12 @@
 /** Changes of organizations: create (the caller becomes its admin), update, and a member's ping. */
 import type { Static } from 'typebox';
-import { badRequest, notFound } from '../../core/errors.js';
-import { looksLikeId } from '../../core/ids.js';
 import { signingKey } from '../../core/keys.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { OrganizationRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { looksLikeId } from '../../lib/ids.js';
 import { findMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { presentOrganization } from './present.js';
 import * as repo from './repo.js';

@@ -1,7 +1,7 @@
 /** ChangeRequestReview and contributor objects, from rows and what was loaded for them. Pure. */
 import type { Static } from 'typebox';
-import type { Urls } from '../../core/urls.js';
 import type { ChangeRequestReviewRow, UserRow } from '../../db/schema.js';
+import type { Urls } from '../../lib/urls.js';
 import type { Comment } from '../comments/schemas.js';
 import { presentUser } from '../users/present.js';
 import type { EditContribution } from './repo.js';

@@ -2,10 +2,10 @@
  * Reviews of a change request (submit, list, get one) and its contributors. Submitting answers 201
  * with Location, as the official document says.
  */
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { PagedList, paginateArray } from '../../core/paging.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { PagedList, paginateArray } from '../../lib/paging.js';
 import type { BodyInput } from '../comments/body.js';
 import { findUsersByIds } from '../users/repo.js';
 import { presentContributors, presentReview, reviewPath } from './present.js';

@@ -1,7 +1,7 @@
 /** Schemas of change request reviews and contributors (the official shapes). */
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { InlineUserSchema, StringEnum, Timestamp } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { InlineUserSchema, StringEnum, Timestamp } from '../../lib/schemas.js';
 import { Comment, CommentBody } from '../comments/schemas.js';
 
 export const REVIEW_STATUSES = ['approved', 'changes-requested'] as const;

@@ -4,13 +4,14 @@
  * change request's current revision; requested reviewers and members with the `review` role review,
  * the change request's author does not review their own.
  */
-import { conflict, forbidden, notFound } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
-import type { Role } from '../../core/schemas.js';
+
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import type { ChangeRequestReviewRow, ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { recordEvent } from '../../events/record.js';
+import { conflict, forbidden, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import type { Role } from '../../lib/schemas.js';
+import { nowIso } from '../../lib/time.js';
 import { atLeast } from '../../permissions/roles.js';
 import { reviewRequests, reviewsOf } from '../../reviews/repo.js';
 import { reviewState } from '../../reviews/state.js';

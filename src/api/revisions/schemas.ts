@@ -4,8 +4,8 @@
  * the live content and change requests answer with (api/content/schemas.ts).
  */
 import { type TSchema, Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { StringEnum } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { StringEnum } from '../../lib/schemas.js';
 import { ChangeRequest } from '../change-requests/schemas.js';
 
 const Id = Type.String({ minLength: 1 });

@@ -4,9 +4,9 @@
  * one permission resolver, as the space aggregates are.
  */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { PagedList, PageQuery, paginateArray } from '../../core/paging.js';
-import { ROLES, type Role, StringEnum } from '../../core/schemas.js';
+import type { App } from '../../http/app.js';
+import { PagedList, PageQuery, paginateArray } from '../../lib/paging.js';
+import { ROLES, type Role, StringEnum } from '../../lib/schemas.js';
 import { aggregateRoles } from '../../permissions/resolver.js';
 import { rank } from '../../permissions/roles.js';
 import { authorizeSiteOf } from '../../permissions/sites.js';

@@ -1,7 +1,7 @@
 import type { Static } from 'typebox';
-import type { Role } from '../../core/schemas.js';
-import type { Urls } from '../../core/urls.js';
 import type { SiteRow } from '../../db/schema.js';
+import type { Role } from '../../lib/schemas.js';
+import type { Urls } from '../../lib/urls.js';
 import { siteFlags } from '../../permissions/sites.js';
 import { directBase, type PublishedUrls, type SiteOrganization, siteHostname } from '../../sites/urls.js';
 import type { Site } from './schemas.js';

@@ -5,8 +5,8 @@
  * is published, and for a `share-link` site carry the share key when one is passed.
  */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
 import { authorizeSite } from '../../permissions/sites.js';
 import { siteCustomization, siteSpaceCustomization } from '../../sites/customization.js';
 import { presentSite } from './present.js';

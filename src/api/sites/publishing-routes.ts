@@ -6,12 +6,12 @@
  * they are for site admins.
  */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { badRequest } from '../../core/errors.js';
 import { signingKey } from '../../core/keys.js';
 import { secretsKey } from '../../core/secrets.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { badRequest } from '../../lib/errors.js';
 import { authorizeSiteOf } from '../../permissions/sites.js';
 import { previewToken } from '../../published/access.js';
 import { loadSiteOrganization } from '../../sites/repo.js';

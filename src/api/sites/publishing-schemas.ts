@@ -1,7 +1,7 @@
 /** Schemas of the publishing operations: visitor authentication, preview links, site search. */
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { StringEnum, Url } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { StringEnum, Url } from '../../lib/schemas.js';
 import { NullableString } from './shared/schemas.js';
 
 export const PublishingAuth = Type.Object(

@@ -1,13 +1,13 @@
 import type { Static } from 'typebox';
-import { badRequest, conflict } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
-import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../core/slug.js';
-import { nowIso } from '../../core/time.js';
 import { containsInsensitive, inJsonArray, toCount } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
+import { badRequest, conflict } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { type Page, paginate } from '../../lib/paging.js';
+import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../../lib/slug.js';
+import { nowIso } from '../../lib/time.js';
 import { hostOwners, normalizeProxy, proxyHost } from '../../sites/hosts.js';
 import { insertSiteSpace } from '../../sites/site-spaces.js';
 import type { SiteOrganization } from '../../sites/urls.js';

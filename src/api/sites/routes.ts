@@ -1,11 +1,12 @@
 /** Sites: list, create, read, update and delete them; publish and unpublish. */
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { mapPage, PagedList } from '../../core/paging.js';
-import { NoContent, type Role } from '../../core/schemas.js';
+
 import { secretsKey } from '../../core/secrets.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { notFound } from '../../lib/errors.js';
+import { mapPage, PagedList } from '../../lib/paging.js';
+import { NoContent, type Role } from '../../lib/schemas.js';
 import { authorizeSiteOf, authorizeSites } from '../../permissions/sites.js';
 import { findSite, loadSiteOrganization } from '../../sites/repo.js';
 import { PublishedUrls } from '../../sites/urls.js';

@@ -1,7 +1,7 @@
 /** Schemas of the Site itself, its published profile and the permissions aggregate. */
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { RoleSchema, StringEnum, Timestamp, UserSchema } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { RoleSchema, StringEnum, Timestamp, UserSchema } from '../../lib/schemas.js';
 import { Customization } from '../../sites/customization-schema.js';
 import { NullableString, SiteSection, SiteSectionGroup, SiteSpace } from './shared/schemas.js';
 

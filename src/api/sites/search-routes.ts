@@ -5,10 +5,10 @@
  * pages grouped by space, each with its global rank and its best sections.
  */
 import type { Static } from 'typebox';
-import type { App } from '../../core/app.js';
-import { badRequest, notFound } from '../../core/errors.js';
-import { PagedList, paginateArray } from '../../core/paging.js';
 import type { SiteSpaceRow } from '../../db/schema.js';
+import type { App } from '../../http/app.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { PagedList, paginateArray } from '../../lib/paging.js';
 import { authorizeSiteOf } from '../../permissions/sites.js';
 import { SiteReader, type SpaceContent } from '../../published/reader.js';
 import { type PageHit, searchSpaces } from '../../published/search.js';

@@ -5,14 +5,14 @@
  * their visibility and manage their visitor authentication (src/permissions/sites.ts).
  */
 import type { Static } from 'typebox';
-import { badRequest } from '../../core/errors.js';
-import type { Role } from '../../core/schemas.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { Db } from '../../db/database.js';
 import type { SiteRow, SpaceRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
+import { badRequest } from '../../lib/errors.js';
+import type { Role } from '../../lib/schemas.js';
 import { authorizeSite, authorizeSites, requireSiteRole, requireSpaceForSite } from '../../permissions/sites.js';
 import { siteNodesChanged } from '../../sites/node-cache.js';
 import { findSite, loadSiteOrganization } from '../../sites/repo.js';

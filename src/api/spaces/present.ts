@@ -1,8 +1,8 @@
 import type { Static } from 'typebox';
-import type { Role } from '../../core/schemas.js';
-import type { Urls } from '../../core/urls.js';
 import type { GitSyncRow, SpaceRow } from '../../db/schema.js';
 import { presentGitSync } from '../../git/state.js';
+import type { Role } from '../../lib/schemas.js';
+import type { Urls } from '../../lib/urls.js';
 import { spaceFlags } from '../../permissions/content.js';
 import { presentDefaultLevel, type Viewer } from '../../permissions/resolver.js';
 import type { SpaceCounts, SpaceExtras } from './repo.js';

@@ -1,13 +1,13 @@
 /** Spaces: create and list in an organization; get, update, soft-delete, restore and move one. */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { ListQuery, PagedList, paginateArray } from '../../core/paging.js';
-import { NoContent, Params } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
 import type { SpaceRow } from '../../db/schema.js';
 import { gitSyncOf } from '../../git/state.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { notFound } from '../../lib/errors.js';
+import { ListQuery, PagedList, paginateArray } from '../../lib/paging.js';
+import { NoContent, Params } from '../../lib/schemas.js';
 import { authorizeLoadedSpace } from '../../permissions/content.js';
 import { loadViewer, type Viewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';

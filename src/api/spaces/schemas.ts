@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Nullable, RoleSchema, StringEnum, Timestamp, Url } from '../../core/schemas.js';
+import { Nullable, RoleSchema, StringEnum, Timestamp, Url } from '../../lib/schemas.js';
 import { GitSyncState } from '../git/schemas.js';
 import { MergeRules } from '../organizations/schemas.js';
 

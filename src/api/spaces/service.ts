@@ -1,13 +1,13 @@
 /** Changes of spaces: create, update, soft-delete, restore, move. */
 import type { Static } from 'typebox';
 import { placeItem, positionAtEnd, type TreePosition } from '../../content-tree/order.js';
-import { badRequest } from '../../core/errors.js';
-import type { Role } from '../../core/schemas.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { SpaceRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
+import { badRequest } from '../../lib/errors.js';
+import type { Role } from '../../lib/schemas.js';
 import { authorizeSpace, requireCreateIn } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
 import { siteNodesChanged } from '../../sites/node-cache.js';

@@ -1,12 +1,12 @@
 import { type SqlBool, sql } from 'kysely';
-import { newId } from '../../core/ids.js';
-import { keysetPage, type Page, paginate, type SortKey } from '../../core/paging.js';
-import type { TeamRole } from '../../core/schemas.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import { containsInsensitive, toCount } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { TeamRow } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { keysetPage, type Page, paginate, type SortKey } from '../../lib/paging.js';
+import type { TeamRole } from '../../lib/schemas.js';
+import { nowIso } from '../../lib/time.js';
 import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
 
 export async function findTeam(db: DbOrTrx, organizationId: string, teamId: string): Promise<TeamRow | undefined> {

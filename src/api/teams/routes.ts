@@ -1,12 +1,12 @@
 /** Teams and their members. Org members read; org admins change teams; team owners manage their team's members. */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { badRequest, notFound } from '../../core/errors.js';
-import { ListQuery, mapPage, PagedList } from '../../core/paging.js';
-import { NoContent, Params, type TeamRole } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
 import type { TeamRow } from '../../db/schema.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { ListQuery, mapPage, PagedList } from '../../lib/paging.js';
+import { NoContent, Params, type TeamRole } from '../../lib/schemas.js';
 import { canManageTeam, isOrgAdmin, type OrgMembership, requireOrgMember } from '../../permissions/organization.js';
 import { presentMembers } from '../members/present.js';
 import { findMember, findMembersByKeys, memberCounts } from '../members/repo.js';

@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { Params, TeamRoleSchema, Timestamp } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { Params, TeamRoleSchema, Timestamp } from '../../lib/schemas.js';
 import { Member } from '../members/schemas.js';
 
 export const TeamTitle = Type.String({ minLength: 1, maxLength: 64 });

@@ -2,13 +2,14 @@
  * Changes of teams and their membership. Org admins create, rename and delete teams; org admins and
  * the team's owners manage its members. Members are named by user id or e-mail address.
  */
-import { badRequest, forbidden, notFound } from '../../core/errors.js';
-import type { TeamRole } from '../../core/schemas.js';
+
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { TeamRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
+import { badRequest, forbidden, notFound } from '../../lib/errors.js';
+import type { TeamRole } from '../../lib/schemas.js';
 import { accessChanged } from '../../permissions/access-cache.js';
 import { canManageTeam, type OrgMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
 import { findMembersByKeys } from '../members/repo.js';

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox';
-import type { Urls } from '../../core/urls.js';
 import type { TranslationSettingsRow } from '../../db/schema.js';
+import type { Urls } from '../../lib/urls.js';
 import type { Language, TranslationSettings } from './schemas.js';
 
 export function translationLocation(row: TranslationSettingsRow, urls: Urls): string {

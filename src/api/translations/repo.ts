@@ -1,8 +1,8 @@
-import { newId } from '../../core/ids.js';
-import { type Page, paginate } from '../../core/paging.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import type { TranslationSettingsRow } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { type Page, paginate } from '../../lib/paging.js';
+import { nowIso } from '../../lib/time.js';
 
 export async function findTranslation(
   db: DbOrTrx,

@@ -2,12 +2,12 @@
  * Translation settings of an organization. Members read; members with the create role or higher
  * add, change and delete them.
  */
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { ListQuery, mapPage, PagedList } from '../../core/paging.js';
-import { NoContent } from '../../core/schemas.js';
-import { serviceContext } from '../../core/service.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { notFound } from '../../lib/errors.js';
+import { ListQuery, mapPage, PagedList } from '../../lib/paging.js';
+import { NoContent } from '../../lib/schemas.js';
 import { canEdit, requireOrgMember } from '../../permissions/organization.js';
 import { presentTranslation, translationLocation } from './present.js';
 import { findTranslation, listTranslations } from './repo.js';

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { Params, StringEnum, Timestamp } from '../../core/schemas.js';
+import { Params, StringEnum, Timestamp } from '../../lib/schemas.js';
 
 /** The official document's TranslationLanguage enum. */
 export const LANGUAGES = [

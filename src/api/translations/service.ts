@@ -3,11 +3,12 @@
  * edit the organization's content settings make them (`canEdit`, src/permissions); other members
  * get 403, and whoever does not see the organization 404.
  */
-import { notFound } from '../../core/errors.js';
+
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { TranslationSettingsRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
+import { notFound } from '../../lib/errors.js';
 import { canEdit, requireCanEdit, requireOrgMember } from '../../permissions/organization.js';
 import { presentTranslation } from './present.js';
 import { createTranslation, deleteTranslation, findTranslation, updateTranslation } from './repo.js';

@@ -1,5 +1,5 @@
-import type { Urls } from '../../core/urls.js';
 import type { UserRow } from '../../db/schema.js';
+import type { Urls } from '../../lib/urls.js';
 
 /** The User object. */
 export function presentUser(user: Pick<UserRow, 'id' | 'email' | 'display_name' | 'photo_url'>, urls: Urls) {

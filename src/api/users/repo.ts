@@ -1,7 +1,7 @@
-import { newId } from '../../core/ids.js';
 import type { DbOrTrx } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import type { UserRow } from '../../db/schema.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
 
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

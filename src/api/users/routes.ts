@@ -1,7 +1,7 @@
 /** `GET /v1/user`: the authenticated user. */
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { UserSchema } from '../../core/schemas.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { UserSchema } from '../../lib/schemas.js';
 import { presentUser } from './present.js';
 
 export default async function userRoutes(app: App) {

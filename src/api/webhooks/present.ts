@@ -1,7 +1,8 @@
 /** Webhooks and deliveries as the API returns them. Pure. */
-import type { Urls } from '../../core/urls.js';
+
 import type { WebhookDeliveryRow, WebhookRow } from '../../db/schema.js';
-import type { DeliveryAttempt } from '../../webhooks/deliver.js';
+import type { DeliveryAttempt } from '../../events/webhooks/deliver.js';
+import type { Urls } from '../../lib/urls.js';
 
 export function presentWebhook(row: WebhookRow, urls: Urls) {
   return {

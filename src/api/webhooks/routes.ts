@@ -1,16 +1,16 @@
 /**
  * Webhooks (a Bindery extension): an organization's admins subscribe URLs to its events; each
- * delivery is signed under Standard Webhooks and retried (src/webhooks/deliver.ts runs the jobs).
+ * delivery is signed under Standard Webhooks and retried (src/events/webhooks/deliver.ts runs the jobs).
  */
 import { Type } from 'typebox';
-import type { App } from '../../core/app.js';
-import { caller } from '../../core/auth.js';
-import { notFound } from '../../core/errors.js';
-import { mapPage, PagedList, PageQuery } from '../../core/paging.js';
-import { NoContent, Params } from '../../core/schemas.js';
 import { secretsKey } from '../../core/secrets.js';
-import { serviceContext } from '../../core/service.js';
-import { findWebhookDelivery, listDeliveries, listWebhooks } from '../../webhooks/repo.js';
+import { findWebhookDelivery, listDeliveries, listWebhooks } from '../../events/webhooks/repo.js';
+import type { App } from '../../http/app.js';
+import { caller } from '../../http/auth.js';
+import { serviceContext } from '../../http/service-context.js';
+import { notFound } from '../../lib/errors.js';
+import { mapPage, PagedList, PageQuery } from '../../lib/paging.js';
+import { NoContent, Params } from '../../lib/schemas.js';
 import { presentDelivery, presentWebhook } from './present.js';
 import {
   CreateWebhookBody,

@@ -1,7 +1,7 @@
 /** Webhooks, a Bindery extension (not in the official document): TypeBox schemas of its routes. */
 import { Type } from 'typebox';
-import { PageQuery } from '../../core/paging.js';
-import { Nullable, Params, StringEnum, Timestamp, Url } from '../../core/schemas.js';
+import { PageQuery } from '../../lib/paging.js';
+import { Nullable, Params, StringEnum, Timestamp, Url } from '../../lib/schemas.js';
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
 

@@ -3,20 +3,21 @@
  * organization's admins manage its webhooks (404 for non-members, 403 for other members); each
  * change is recorded as an event in its own transaction, like every other change.
  */
-import { badRequest, notFound } from '../../core/errors.js';
-import { assertFetchableUrl, FetchError } from '../../core/fetch.js';
-import { newId } from '../../core/ids.js';
+
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
-import { nowIso } from '../../core/time.js';
 import type { Db } from '../../db/database.js';
 import type { WebhookDeliveryRow, WebhookRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { DELIVER_JOB, type DeliverPayload, recordEvent } from '../../events/record.js';
 import { isSubscribable } from '../../events/types.js';
+import * as repo from '../../events/webhooks/repo.js';
+import { newWebhookSecret, sealWebhookSecret } from '../../events/webhooks/sign.js';
 import { enqueue } from '../../jobs/index.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { assertFetchableUrl, FetchError } from '../../lib/fetch.js';
+import { newId } from '../../lib/ids.js';
+import { nowIso } from '../../lib/time.js';
 import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
-import * as repo from '../../webhooks/repo.js';
-import { newWebhookSecret, sealWebhookSecret } from '../../webhooks/sign.js';
 import { presentDelivery, presentWebhook } from './present.js';
 
 /** What the service needs from the configuration: the key secrets are sealed with, and the fetch guard's setting. */

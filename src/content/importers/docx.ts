@@ -8,9 +8,9 @@
  * stored uncompressed, so it never inflates more than was counted.
  */
 import { zipSync } from 'fflate';
-import { badRequest } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
 import type { Db } from '../../db/database.js';
+import { badRequest } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
 import { storeFile } from '../file-entry.js';
 import { htmlToDocument } from '../html.js';

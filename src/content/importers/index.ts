@@ -4,10 +4,11 @@
  * new top-level pages, or, for `/page/{pageId}/import`, the page's new body (single-document
  * sources) or new subpages (archives and websites). The caller writes the tree as one revision.
  */
-import { badRequest, notFound } from '../../core/errors.js';
-import { newId } from '../../core/ids.js';
-import { slugify, uniqueSlug } from '../../core/slug.js';
+
 import type { Db } from '../../db/database.js';
+import { badRequest, notFound } from '../../lib/errors.js';
+import { newId } from '../../lib/ids.js';
+import { slugify, uniqueSlug } from '../../lib/slug.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from '../markdown.js';
 import { gitPathIndex, pageGitPath, resolveRelativeLinks } from '../relative-links.js';
 import { readSource } from '../source.js';

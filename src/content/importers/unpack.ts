@@ -6,7 +6,7 @@
  */
 import { createInflateRaw, type InflateRaw } from 'node:zlib';
 import { type FlateError, Unzip, type UnzipDecoder, type UnzipFile } from 'fflate';
-import { type ApiError, badRequest, payloadTooLarge } from '../../core/errors.js';
+import { type ApiError, badRequest, payloadTooLarge } from '../../lib/errors.js';
 
 export interface UnpackLimits {
   /** Entries (files) kept; more is a 400. */

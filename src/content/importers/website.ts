@@ -8,9 +8,9 @@
 import type { Nodes as HastNodes } from 'hast';
 import { fromHtml } from 'hast-util-from-html';
 import robotsParserModule from 'robots-parser';
-import { badRequest } from '../../core/errors.js';
-import { FetchError, guardedFetch } from '../../core/fetch.js';
-import { newId } from '../../core/ids.js';
+import { badRequest } from '../../lib/errors.js';
+import { FetchError, guardedFetch } from '../../lib/fetch.js';
+import { newId } from '../../lib/ids.js';
 import type { ContentRef } from '../document.js';
 import { htmlToDocument } from '../html.js';
 import { toApiError } from '../source.js';

@@ -8,8 +8,8 @@
  * 400 or 413); files over the file limit are skipped.
  */
 import { posix } from 'node:path';
-import { newId } from '../../core/ids.js';
 import type { Db } from '../../db/database.js';
+import { newId } from '../../lib/ids.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
 import type { ContentRef } from '../document.js';
 import { storeFile } from '../file-entry.js';

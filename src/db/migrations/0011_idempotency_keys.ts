@@ -1,6 +1,6 @@
 /**
  * Idempotency keys: the first response to a POST sent with `Idempotency-Key`, kept 24 hours per token
- * so that a retry replays it instead of doing the work again (see core/idempotency.ts).
+ * so that a retry replays it instead of doing the work again (see http/idempotency.ts).
  */
 import type { Kysely } from 'kysely';
 

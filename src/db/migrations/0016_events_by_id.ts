@@ -1,6 +1,6 @@
 /**
  * Events: one index fewer to keep up on every insert. Event ids are version 7 UUIDs (time-ordered,
- * src/core/ids.ts), so the primary key already orders events by time, and retention finds the
+ * src/lib/ids.ts), so the primary key already orders events by time, and retention finds the
  * expired ones by a range of ids (src/events/repo.ts, `deleteEventsBefore`) instead of through
  * `events_created`. Each event recorded then writes to two indexes instead of three: on SQLite one
  * B-tree page fewer in the write-ahead log per event (4 → 3 pages, counting the table's), which is

@@ -1,6 +1,6 @@
 /**
  * Insight retention (`INSIGHTS_RETENTION_DAYS`) deletes the events of every site that occurred
- * before a cutoff, oldest first, in bounded batches (src/api/sites/insights/repo.ts,
+ * before a cutoff, oldest first, in bounded batches (src/insights/repo.ts,
  * `deleteInsightEventsBefore`). The index of 0014 leads with `site_id`, so it cannot serve a range
  * of `occurred_at` alone: without this index each batch would scan the whole table (and, on SQLite,
  * hold the write lock while it does). The price is one more B-tree to keep up on every event

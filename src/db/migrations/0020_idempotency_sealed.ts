@@ -1,5 +1,5 @@
 /**
- * Idempotency-Key answers are kept sealed from now on (src/core/idempotency.ts): the answers kept
+ * Idempotency-Key answers are kept sealed from now on (src/http/idempotency.ts): the answers kept
  * before, in clear for up to a day, are deleted, since some hold secrets shown only once (a webhook's
  * signing secret). A retry of one of those requests runs it again, as after the key expires.
  */

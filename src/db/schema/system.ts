@@ -27,7 +27,7 @@ export interface JobsTable {
   finished_at: string | null;
 }
 
-/** The first response to a POST sent with an `Idempotency-Key`, replayed to its retries (core/idempotency.ts). */
+/** The first response to a POST sent with an `Idempotency-Key`, replayed to its retries (http/idempotency.ts). */
 export interface IdempotencyKeysTable {
   token_id: string;
   key: string;

@@ -23,7 +23,7 @@ import {
   type Table,
   type Tabs,
 } from '../../content/document.js';
-import { safeUrl } from '../../content/safe-url.js';
+import { safeUrl } from '../../lib/safe-url.js';
 import { type CodeThemes, HighlightBudget, highlight, languageOf } from './highlight.js';
 
 export interface ResolvedLink {

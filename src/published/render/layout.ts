@@ -7,8 +7,8 @@
 import type { Element, ElementContent, Root } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h, s } from 'hastscript';
-import { safeUrl } from '../../content/safe-url.js';
 import type { SiteSectionRow } from '../../db/schema.js';
+import { safeUrl } from '../../lib/safe-url.js';
 import type { CustomizationObject } from '../../sites/customization-schema.js';
 import { type SiteReader, type SpaceContent, urlLink } from '../reader.js';
 import { colorVariables } from './colors.js';

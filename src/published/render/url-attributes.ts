@@ -5,7 +5,7 @@
  * one as text; this pass makes that true of every attribute of every page, whatever built it.
  */
 import type { Element, Root, RootContent } from 'hast';
-import { safeUrl, type UrlUse } from '../../content/safe-url.js';
+import { safeUrl, type UrlUse } from '../../lib/safe-url.js';
 
 /** hast property names of the attributes a browser follows or loads. */
 const URL_PROPERTIES = ['href', 'src', 'action', 'formAction', 'poster', 'cite', 'xLinkHref', 'ping'] as const;

@@ -4,7 +4,7 @@
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyRequest } from 'fastify';
-import { forbidden, unauthorized } from '../../../core/errors.js';
+import { forbidden, unauthorized } from '../../../lib/errors.js';
 
 const digest = (value: string) => createHash('sha256').update(value).digest();
 

@@ -1,8 +1,9 @@
 /** The ads fields of sites: the partner's list by review status, one site's ads state, their changes. */
-import { type Page, paginate } from '../../../core/paging.js';
+
 import type { DbOrTrx } from '../../../core/service.js';
-import { nowIso } from '../../../core/time.js';
 import type { SiteRow } from '../../../db/schema.js';
+import { type Page, paginate } from '../../../lib/paging.js';
+import { nowIso } from '../../../lib/time.js';
 
 /** A site submitted for ads review, with the organization fields its URL is made of. */
 export interface AdsSiteRow

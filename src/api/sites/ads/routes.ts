@@ -5,10 +5,10 @@
  * in the site's `ads` field.
  */
 import { Type } from 'typebox';
-import type { App } from '../../../core/app.js';
-import { PagedList } from '../../../core/paging.js';
-import { NoContent } from '../../../core/schemas.js';
-import { serviceContext } from '../../../core/service.js';
+import type { App } from '../../../http/app.js';
+import { serviceContext } from '../../../http/service-context.js';
+import { PagedList } from '../../../lib/paging.js';
+import { NoContent } from '../../../lib/schemas.js';
 import { directBase } from '../../../sites/urls.js';
 import { SiteParams } from '../shared/schemas.js';
 import { requirePartnerKey } from './partner.js';

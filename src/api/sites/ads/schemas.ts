@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../../core/paging.js';
-import { StringEnum } from '../../../core/schemas.js';
+import { PageQuery } from '../../../lib/paging.js';
+import { StringEnum } from '../../../lib/schemas.js';
 
 export const ADS_TOPICS = ['webdev', 'crypto'] as const;
 export const REVIEW_STATUSES = ['in-review', 'live', 'rejected'] as const;

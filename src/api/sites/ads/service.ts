@@ -3,12 +3,12 @@
  * disables ads); the ad partner records its decision on a submitted site.
  */
 import type { Static } from 'typebox';
-import { badRequest, conflict, notFound } from '../../../core/errors.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../../core/service.js';
 import type { Db } from '../../../db/database.js';
 import type { SiteRow } from '../../../db/schema.js';
 import { previousValues } from '../../../events/changes.js';
 import { recordEvent } from '../../../events/record.js';
+import { badRequest, conflict, notFound } from '../../../lib/errors.js';
 import { authorizeSite } from '../../../permissions/sites.js';
 import { findSite } from '../../../sites/repo.js';
 import { presentAds } from '../present.js';

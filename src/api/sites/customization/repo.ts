@@ -1,7 +1,7 @@
 /** The stored customization of a site and of its site spaces (JSON text; null: the defaults). */
 import type { DbOrTrx } from '../../../core/service.js';
-import { nowIso } from '../../../core/time.js';
 import type { SiteSpaceRow } from '../../../db/schema.js';
+import { nowIso } from '../../../lib/time.js';
 
 export async function findSiteSpaceOf(
   db: DbOrTrx,

@@ -1,9 +1,9 @@
 /** Customization settings of a site, and the overrides of one site space. */
 import { Type } from 'typebox';
-import type { App } from '../../../core/app.js';
-import { notFound } from '../../../core/errors.js';
-import { NoContent } from '../../../core/schemas.js';
-import { serviceContext } from '../../../core/service.js';
+import type { App } from '../../../http/app.js';
+import { serviceContext } from '../../../http/service-context.js';
+import { notFound } from '../../../lib/errors.js';
+import { NoContent } from '../../../lib/schemas.js';
 import { authorizeSiteOf } from '../../../permissions/sites.js';
 import { siteCustomization, siteSpaceCustomization } from '../../../sites/customization.js';
 import { Customization, CustomizationInput, CustomizationOverride } from '../../../sites/customization-schema.js';

@@ -2,11 +2,12 @@
  * The changes of a site's customization: its settings, and the overrides of one site space (set
  * or removed). Members who change the site (`write`) make them.
  */
-import { notFound } from '../../../core/errors.js';
+
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../../core/service.js';
 import type { SiteRow, SiteSpaceRow } from '../../../db/schema.js';
 import { previousValues } from '../../../events/changes.js';
 import { recordEvent } from '../../../events/record.js';
+import { notFound } from '../../../lib/errors.js';
 import { authorizeSite } from '../../../permissions/sites.js';
 import { assertExpression } from '../../../sites/condition.js';
 import {

@@ -1,6 +1,6 @@
 /** The official `SiteInsightsQueryEventsAggregationResult`: one entry per selected column, its values by row. */
 import { toCount } from '../../../db/dialect.js';
-import type { AnswerColumn } from './service.js';
+import type { AnswerColumn } from '../../../insights/service.js';
 
 /** The instant a `datetime` group starts at, from its stored prefix (`2026-01-02T03`, `2026-01-02`, `2026-01`). */
 function bucketStart(value: string): string {

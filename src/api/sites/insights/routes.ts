@@ -6,15 +6,15 @@
  * Events are kept `INSIGHTS_RETENTION_DAYS` (every process with a job worker purges older ones hourly:
  * src/background.ts).
  */
-import type { App } from '../../../core/app.js';
-import { notFound } from '../../../core/errors.js';
-import { NoContent } from '../../../core/schemas.js';
-import { serviceContext } from '../../../core/service.js';
+import type { App } from '../../../http/app.js';
+import { serviceContext } from '../../../http/service-context.js';
+import { AggregateBody, AggregateResult, type InsightEventInput, TrackEventsBody } from '../../../insights/schemas.js';
+import { aggregateSiteEvents, recordSiteEvents } from '../../../insights/service.js';
+import { notFound } from '../../../lib/errors.js';
+import { NoContent } from '../../../lib/schemas.js';
 import { authorizeSiteOf } from '../../../permissions/sites.js';
 import { SiteParams } from '../shared/schemas.js';
 import { presentAggregation } from './present.js';
-import { AggregateBody, AggregateResult, type InsightEventInput, TrackEventsBody } from './schemas.js';
-import { aggregateSiteEvents, recordSiteEvents } from './service.js';
 
 const tags = ['site-insights'];
 const base = '/orgs/:organizationId/sites/:siteId/insights/events';

@@ -1,10 +1,10 @@
 import type { Static } from 'typebox';
-import { badRequest, conflict } from '../../../core/errors.js';
-import { newId } from '../../../core/ids.js';
-import { type Page, paginate } from '../../../core/paging.js';
 import type { DbOrTrx } from '../../../core/service.js';
-import { nowIso } from '../../../core/time.js';
 import type { SiteRedirectRow } from '../../../db/schema.js';
+import { badRequest, conflict } from '../../../lib/errors.js';
+import { newId } from '../../../lib/ids.js';
+import { type Page, paginate } from '../../../lib/paging.js';
+import { nowIso } from '../../../lib/time.js';
 import type { Structure } from '../../../sites/structure.js';
 import type { RedirectDestination } from './schemas.js';
 

@@ -1,9 +1,9 @@
 /** Site redirects: list, create, change and delete them; resolve a source to its published target. */
-import type { App } from '../../../core/app.js';
-import { notFound } from '../../../core/errors.js';
-import { mapPage, PagedList } from '../../../core/paging.js';
-import { NoContent } from '../../../core/schemas.js';
-import { serviceContext } from '../../../core/service.js';
+import type { App } from '../../../http/app.js';
+import { serviceContext } from '../../../http/service-context.js';
+import { notFound } from '../../../lib/errors.js';
+import { mapPage, PagedList } from '../../../lib/paging.js';
+import { NoContent } from '../../../lib/schemas.js';
 import { authorizeSiteOf } from '../../../permissions/sites.js';
 import { loadSiteOrganization } from '../../../sites/repo.js';
 import { loadStructure } from '../../../sites/structure.js';

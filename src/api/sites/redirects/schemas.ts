@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../../core/paging.js';
-import { Timestamp, Url } from '../../../core/schemas.js';
+import { PageQuery } from '../../../lib/paging.js';
+import { Timestamp, Url } from '../../../lib/schemas.js';
 import { ShareKeyQuery } from '../shared/schemas.js';
 
 /** A slash, then letters, digits, `-`, `_`, `.` and `/`, ending with anything of those but a slash. */

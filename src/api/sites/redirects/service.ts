@@ -2,11 +2,12 @@
  * The changes of a site's redirects: create, update, delete. Members who change the site make
  * them; a source is unique in the site (409) and a destination must be in the site (400).
  */
-import { notFound } from '../../../core/errors.js';
+
 import { type DbOrTrx, inTransaction, type ServiceContext } from '../../../core/service.js';
 import type { SiteRedirectRow, SiteRow } from '../../../db/schema.js';
 import { previousValues } from '../../../events/changes.js';
 import { recordEvent } from '../../../events/record.js';
+import { notFound } from '../../../lib/errors.js';
 import { siteToChange, withStructure } from '../shared/service.js';
 import { presentRedirect } from './present.js';
 import { createRedirect, type Destination, deleteRedirect, findRedirect, updateRedirect } from './repo.js';

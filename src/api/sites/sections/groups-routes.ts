@@ -1,10 +1,11 @@
 /** Site section groups: list, add, change, delete and move them; add sections to them and take them out. */
-import type { App } from '../../../core/app.js';
-import { caller } from '../../../core/auth.js';
-import { PagedList, paginateArray } from '../../../core/paging.js';
-import { NoContent, type Role } from '../../../core/schemas.js';
-import { serviceContext } from '../../../core/service.js';
+
 import type { SiteRow } from '../../../db/schema.js';
+import type { App } from '../../../http/app.js';
+import { caller } from '../../../http/auth.js';
+import { serviceContext } from '../../../http/service-context.js';
+import { PagedList, paginateArray } from '../../../lib/paging.js';
+import { NoContent, type Role } from '../../../lib/schemas.js';
 import { authorizeSite } from '../../../permissions/sites.js';
 import { groupIn } from '../../../sites/sections.js';
 import { loadSiteView } from '../shared/context.js';

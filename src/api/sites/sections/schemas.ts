@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../../core/paging.js';
-import { Icon, StringEnum } from '../../../core/schemas.js';
+import { PageQuery } from '../../../lib/paging.js';
+import { Icon, StringEnum } from '../../../lib/schemas.js';
 import { Condition, NullableString, ShareKeyQuery } from '../shared/schemas.js';
 
 export const SectionTitle = Type.String({ minLength: 2, maxLength: 128 });

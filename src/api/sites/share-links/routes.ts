@@ -2,11 +2,12 @@
  * Share links of a site: secret keys that open a `share-link` site. Listing them reveals the keys, so
  * every operation here is for organization admins.
  */
-import type { App } from '../../../core/app.js';
-import { mapPage, PagedList } from '../../../core/paging.js';
-import { NoContent } from '../../../core/schemas.js';
-import { serviceContext } from '../../../core/service.js';
+
 import type { SiteRow } from '../../../db/schema.js';
+import type { App } from '../../../http/app.js';
+import { serviceContext } from '../../../http/service-context.js';
+import { mapPage, PagedList } from '../../../lib/paging.js';
+import { NoContent } from '../../../lib/schemas.js';
 import { authorizeSiteOf } from '../../../permissions/sites.js';
 import { loadSiteOrganization } from '../../../sites/repo.js';
 import { PublishedUrls } from '../../../sites/urls.js';

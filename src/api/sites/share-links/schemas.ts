@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../../core/paging.js';
-import { Timestamp } from '../../../core/schemas.js';
+import { PageQuery } from '../../../lib/paging.js';
+import { Timestamp } from '../../../lib/schemas.js';
 
 export const ShareLinkName = Type.String({ maxLength: 50 });
 

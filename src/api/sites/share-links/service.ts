@@ -2,11 +2,12 @@
  * The changes of a site's share links: create, update (name, active), delete. They are secrets
  * that open a `share-link` site, so organization admins make them.
  */
-import { notFound } from '../../../core/errors.js';
+
 import { type DbOrTrx, inTransaction, type ServiceContext } from '../../../core/service.js';
 import type { Db } from '../../../db/database.js';
 import type { SiteRow, SiteShareLinkRow } from '../../../db/schema.js';
 import { recordEvent } from '../../../events/record.js';
+import { notFound } from '../../../lib/errors.js';
 import { loadSiteOrganization } from '../../../sites/repo.js';
 import { PublishedUrls } from '../../../sites/urls.js';
 import { siteToChange } from '../shared/service.js';

@@ -3,11 +3,12 @@
  * address fields, its structure, the Space objects of its site spaces (as the caller sees them) and
  * the published-URL builder (with the share key, when one was given and is valid).
  */
-import { badRequest } from '../../../core/errors.js';
-import type { Role } from '../../../core/schemas.js';
-import type { Urls } from '../../../core/urls.js';
+
 import type { Db } from '../../../db/database.js';
 import type { SiteRow } from '../../../db/schema.js';
+import { badRequest } from '../../../lib/errors.js';
+import type { Role } from '../../../lib/schemas.js';
+import type { Urls } from '../../../lib/urls.js';
 import { loadViewer } from '../../../permissions/resolver.js';
 import { findShareLinkByKey, loadSiteOrganization } from '../../../sites/repo.js';
 import { loadStructure, type Structure } from '../../../sites/structure.js';

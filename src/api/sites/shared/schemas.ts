@@ -4,7 +4,7 @@
  * the published profile return.
  */
 import { type TSchema, Type } from 'typebox';
-import { Params } from '../../../core/schemas.js';
+import { Params } from '../../../lib/schemas.js';
 import { Space } from '../../spaces/schemas.js';
 
 /**

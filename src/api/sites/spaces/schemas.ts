@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import { PageQuery } from '../../../core/paging.js';
+import { PageQuery } from '../../../lib/paging.js';
 import { Condition, NullableString, ShareKeyQuery } from '../shared/schemas.js';
 
 export const SiteSpacePath = Type.String({ minLength: 1, maxLength: 100 });

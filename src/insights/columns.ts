@@ -4,7 +4,7 @@
  * document lists more columns (visitor device, geography, UTM parameters…) that Bindery does not
  * record; asking for one is a 400 naming it, never a column of made-up values.
  */
-import { badRequest } from '../../../core/errors.js';
+import { badRequest } from '../lib/errors.js';
 import { type ColumnName, DISPLAY_CONTEXTS, EVENT_TYPES, type Operator, RATINGS } from './schemas.js';
 
 /** How a filter value of a column is checked. */

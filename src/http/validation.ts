@@ -12,7 +12,7 @@ import addFormats from 'ajv-formats';
 import fastUri from 'fast-uri';
 import type { FastifyInstance, FastifyServerOptions } from 'fastify';
 import fp from 'fastify-plugin';
-import { badRequest } from './errors.js';
+import { badRequest } from '../lib/errors.js';
 
 const shared: Options = {
   useDefaults: true,

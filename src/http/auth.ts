@@ -5,10 +5,10 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { bearerSecret, type TokenCheck, verifyToken } from '../core/tokens.js';
 import type { UserRow } from '../db/schema.js';
-import { forbidden, unauthorized } from './errors.js';
-import { type Scope, scopeAllows } from './scopes.js';
-import { bearerSecret, type TokenCheck, verifyToken } from './tokens.js';
+import { forbidden, unauthorized } from '../lib/errors.js';
+import { type Scope, scopeAllows } from '../lib/scopes.js';
 
 export interface Authenticated {
   user: UserRow;

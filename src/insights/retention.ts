@@ -2,8 +2,8 @@
  * Insight retention: events of published sites that occurred more than `INSIGHTS_RETENTION_DAYS`
  * ago are deleted (every process with a job worker runs this hourly: src/background.ts).
  */
-import type { Db } from '../../../db/database.js';
-import { deleteInBatches, type PurgeOptions } from '../../../jobs/housekeeping.js';
+import type { Db } from '../db/database.js';
+import { deleteInBatches, type PurgeOptions } from '../jobs/housekeeping.js';
 import { deleteInsightEventsBefore } from './repo.js';
 
 /**

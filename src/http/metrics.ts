@@ -25,8 +25,8 @@ import type * as PromClient from 'prom-client';
 import type { Counter, Histogram, Registry } from 'prom-client';
 import { type Db, driverOf } from '../db/database.js';
 import { countJobsByState } from '../jobs/queue.js';
+import { forbidden, unauthorized } from '../lib/errors.js';
 import { isInternalRequest } from './conditional.js';
-import { forbidden, unauthorized } from './errors.js';
 import type { ResponseCache } from './response-cache.js';
 
 const JOB_STATES = ['queued', 'running', 'done', 'failed'];

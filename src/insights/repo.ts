@@ -4,10 +4,10 @@
  * bound parameter.
  */
 import { type RawBuilder, type SqlBool, sql } from 'kysely';
-import type { DbOrTrx } from '../../../core/service.js';
-import type { Db } from '../../../db/database.js';
-import { forUpdateSkipLocked, inSmallSubquery } from '../../../db/dialect.js';
-import type { SiteInsightEventsTable } from '../../../db/schema.js';
+import type { DbOrTrx } from '../core/service.js';
+import type { Db } from '../db/database.js';
+import { forUpdateSkipLocked, inSmallSubquery } from '../db/dialect.js';
+import type { SiteInsightEventsTable } from '../db/schema.js';
 import type { Operator } from './schemas.js';
 
 export async function insertInsightEvents(db: DbOrTrx, rows: SiteInsightEventsTable[]): Promise<void> {

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { Webhook } from 'standardwebhooks';
-import { decryptSecret, encryptSecret } from '../core/secrets.js';
+import { decryptSecret, encryptSecret } from '../../core/secrets.js';
 
 export function newWebhookSecret(): string {
   return `whsec_${randomBytes(24).toString('base64')}`;

@@ -1,8 +1,7 @@
 /**
- * The one error envelope of the API: `{"error": {"code": <status>, "message": "..."}}`.
- * Handlers throw {@link ApiError}s made by the factories below; everything else that goes wrong is
- * turned into the same envelope by {@link errorHandling} — never a stack trace, and a 500
- * only for our own faults.
+ * The error handlers Fastify calls: thrown {@link ApiError}s, validation failures, unique
+ * violations, unknown routes (404, or 405 with `Allow`), the router's and the HTTP parser's own
+ * failures — each answered with the one envelope of src/lib/errors.ts.
  */
 import http from 'node:http';
 import type { Socket } from 'node:net';
@@ -10,37 +9,8 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import type { FastifySchemaValidationError } from 'fastify/types/schema.js';
 import fp from 'fastify-plugin';
 import FindMyWay, { type HTTPMethod, type HTTPVersion } from 'find-my-way';
-import { Type } from 'typebox';
 import { isUniqueViolation } from '../db/dialect.js';
-
-export class ApiError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
-    super(message);
-    this.name = 'ApiError';
-  }
-}
-
-export const badRequest = (message: string) => new ApiError(400, message);
-export const unauthorized = (message: string) =>
-  new ApiError(401, message, { 'www-authenticate': 'Bearer realm="bindery"' });
-export const forbidden = (message: string) => new ApiError(403, message);
-export const notFound = (message: string) => new ApiError(404, message);
-export const conflict = (message: string) => new ApiError(409, message);
-export const payloadTooLarge = (message: string) => new ApiError(413, message);
-
-/** The error body's schema, for route `response` declarations and the OpenAPI document. */
-export const ErrorBody = Type.Object(
-  { error: Type.Object({ code: Type.Integer(), message: Type.String() }) },
-  { $id: 'Error', title: 'Error' },
-);
-
-export function errorBody(code: number, message: string) {
-  return { error: { code, message } };
-}
+import { ApiError, errorBody } from '../lib/errors.js';
 
 /** The router's limit on one path parameter; longer is a 414 (ids are far shorter). */
 export const MAX_PARAM_LENGTH = 1000;

@@ -210,7 +210,7 @@ export class RequestLog extends LogController {
   }
 
   /**
-   * The line writer for requests answered outside Fastify (src/core/cache-front.ts), given the
+   * The line writer for requests answered outside Fastify (src/http/cache-front.ts), given the
    * root logger: the same line a request's child logger would write (nothing when logging or info is
    * off). Null when this log does not write its lines directly (such requests are left to Fastify).
    */

@@ -19,8 +19,8 @@
 import { hash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest, RouteHandlerMethod } from 'fastify';
 import fp from 'fastify-plugin';
-import { ApiError } from './errors.js';
-import { ResourceLocks } from './locks.js';
+import { ResourceLocks } from '../core/locks.js';
+import { ApiError } from '../lib/errors.js';
 
 const WRITE_METHODS = new Set(['PATCH', 'PUT', 'DELETE']);
 

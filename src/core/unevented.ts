@@ -1,7 +1,7 @@
 /**
  * The service functions whose transactions may change data without recording an event, each with
  * why. Everything else that changes data in an `inTransaction` (src/core/service.ts) must record
- * one in that transaction, or the transaction is refused at its end (src/events/guard.ts). A
+ * one in that transaction, or the transaction is refused at its end (src/core/event-guard.ts). A
  * function on this list says so where it opens its transaction (`{ withoutEvent: '<its name>' }`),
  * and test/unit/event-guard.test.ts checks that each name here is used by the function it names
  * and by no other. Keep it short: a change that a user or an admin would want to see in the audit

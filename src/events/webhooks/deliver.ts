@@ -9,16 +9,17 @@
  * At least once: a process killed mid-attempt leaves the job's lease to run out, and another
  * process runs the attempt again (nothing of the lost attempt was recorded).
  */
-import type { App } from '../core/app.js';
-import { FetchAbortedError, FetchStatusError, guardedFetch } from '../core/fetch.js';
-import { secretsKey } from '../core/secrets.js';
-import { inTransaction } from '../core/service.js';
-import { nowIso } from '../core/time.js';
-import type { WebhookDeliveryRow, WebhookRow } from '../db/schema.js';
-import { presentEvent } from '../events/present.js';
-import { DELIVER_JOB, type DeliverPayload } from '../events/record.js';
-import { findEvent } from '../events/repo.js';
-import { enqueue, type JobContext, type JobHandler } from '../jobs/index.js';
+
+import { secretsKey } from '../../core/secrets.js';
+import { inTransaction } from '../../core/service.js';
+import type { WebhookDeliveryRow, WebhookRow } from '../../db/schema.js';
+import type { App } from '../../http/app.js';
+import { enqueue, type JobContext, type JobHandler } from '../../jobs/index.js';
+import { FetchAbortedError, FetchStatusError, guardedFetch } from '../../lib/fetch.js';
+import { nowIso } from '../../lib/time.js';
+import { presentEvent } from '../present.js';
+import { DELIVER_JOB, type DeliverPayload } from '../record.js';
+import { findEvent } from '../repo.js';
 import { findDelivery, findWebhookById, olderFirstAttemptPending, updateDelivery, updateWebhook } from './repo.js';
 import { openWebhookSecret, signedHeaders } from './sign.js';
 

@@ -5,7 +5,7 @@
  * guard of its transaction that an event was written. When the work is done, before the commit,
  * `inTransaction` asks the guard: a transaction that changed a row (other than the job queue's
  * bookkeeping) and recorded no event fails, rolled back, unless the service function that opened
- * it is on the allow-list (src/events/unevented.ts).
+ * it is on the allow-list (src/core/unevented.ts).
  *
  * Why at run time rather than by reading the source: the guard judges what a transaction did, not
  * what its code looks like, so a helper whose name promises an event, an event recorded on another
@@ -99,7 +99,7 @@ export class UnrecordedChangeError extends Error {
   constructor(readonly tables: string[]) {
     super(
       `a transaction changed ${tables.join(', ')} without recording an event: record one (src/events/record.ts) ` +
-        'or put the service function on the list of writes without events (src/events/unevented.ts)',
+        'or put the service function on the list of writes without events (src/core/unevented.ts)',
     );
     this.name = 'UnrecordedChangeError';
   }

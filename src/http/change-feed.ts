@@ -1,6 +1,6 @@
 /**
  * How this process learns that the data changed, for what it keeps in memory (the response cache,
- * src/core/response-cache.ts, and the short-lived caches of core/cache.ts):
+ * src/http/response-cache.ts, and the short-lived caches of core/cache.ts):
  *
  * - Changes made through this process's connections are counted at the driver as they commit
  *   (src/db/writes.ts), synchronously, before the request that made them is answered.
@@ -22,10 +22,10 @@ import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type pg from 'pg';
+import { invalidateEverything } from '../core/cache.js';
 import { CHANGES_CHANNEL } from '../db/change-triggers.js';
 import { type Db, driverOf, loadPg } from '../db/database.js';
 import type { WriteCounter } from '../db/writes.js';
-import { invalidateEverything } from './cache.js';
 
 /** How long the listening connection's own test notification may take before it is distrusted. */
 const PROBE_TIMEOUT_MS = 5_000;

@@ -1,7 +1,8 @@
 /** Webhooks and their deliveries: every query of both (the API area and the delivery jobs share them). */
-import { type Page, paginate } from '../core/paging.js';
-import type { DbOrTrx } from '../core/service.js';
-import type { WebhookDeliveriesTable, WebhookDeliveryRow, WebhookRow, WebhooksTable } from '../db/schema.js';
+
+import type { DbOrTrx } from '../../core/service.js';
+import type { WebhookDeliveriesTable, WebhookDeliveryRow, WebhookRow, WebhooksTable } from '../../db/schema.js';
+import { type Page, paginate } from '../../lib/paging.js';
 
 export async function insertWebhook(db: DbOrTrx, row: WebhooksTable): Promise<WebhookRow> {
   await db.insertInto('webhooks').values(row).execute();

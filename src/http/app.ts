@@ -14,7 +14,7 @@ import type {
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
-import { Urls } from './urls.js';
+import { Urls } from '../lib/urls.js';
 
 /** The Fastify instance type every route module receives. */
 export type App = FastifyInstance<

@@ -3,12 +3,12 @@
  * form, through the same function) and answering `aggregateSiteEvents` queries over them.
  */
 import type { Static } from 'typebox';
-import { badRequest } from '../../../core/errors.js';
-import { newId } from '../../../core/ids.js';
-import { inTransaction, type ServiceContext } from '../../../core/service.js';
-import { nowIso } from '../../../core/time.js';
-import type { Db } from '../../../db/database.js';
-import type { SiteInsightEventsTable, SiteRow } from '../../../db/schema.js';
+import { inTransaction, type ServiceContext } from '../core/service.js';
+import type { Db } from '../db/database.js';
+import type { SiteInsightEventsTable, SiteRow } from '../db/schema.js';
+import { badRequest } from '../lib/errors.js';
+import { newId } from '../lib/ids.js';
+import { nowIso } from '../lib/time.js';
 import { checkOperator, columnDef, filterValue } from './columns.js';
 import {
   type AggregatePlan,

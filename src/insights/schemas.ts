@@ -4,8 +4,8 @@
  * flat object (the official `allOf` of the base and the type's fields), so unknown fields stay a 400.
  */
 import { type TProperties, Type } from 'typebox';
-import { StringEnum, Timestamp, Url } from '../../../core/schemas.js';
-import { NullableString } from '../shared/schemas.js';
+import { NullableString } from '../api/sites/shared/schemas.js';
+import { StringEnum, Timestamp, Url } from '../lib/schemas.js';
 
 /** At most this many events per `trackEventsInSiteById` request. */
 export const MAX_EVENTS_PER_REQUEST = 100;

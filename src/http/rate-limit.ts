@@ -12,7 +12,7 @@
  *   anonymous): charges the address, and turns the response into the 429 when over the limit. So a
  *   client trying tokens is limited by its address like any other unauthenticated caller;
  * - `app.rateLimiter.chargeToken`, for GETs the response cache's front door answers before Fastify
- *   (src/core/cache-front.ts): the same count, headers and 429 body.
+ *   (src/http/cache-front.ts): the same count, headers and 429 body.
  * Every charged response carries GitBook's `X-RateLimit-*` fields (reset as UTC epoch seconds) and
  * the IETF draft's separate `RateLimit-Limit`/`-Remaining`/`-Reset` fields (reset in seconds from
  * now) with `RateLimit-Policy`. Routes with `config: { rateLimit: false }` (health checks, metrics)
@@ -23,9 +23,9 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Redis as RedisClient } from 'ioredis';
 import type { Config } from '../config.js';
+import { errorBody } from '../lib/errors.js';
 import type { Authenticated } from './auth.js';
 import { isInternalRequest } from './conditional.js';
-import { errorBody } from './errors.js';
 
 const WINDOW_MS = 60_000;
 /** How often a failing store (Redis down) is logged, at most. */
@@ -42,7 +42,7 @@ const SKIPPED: Charge = Object.freeze({ outcome: 'skipped', headers: Object.free
 /** The route options of a request counted outside Fastify (no per-route group). */
 const NO_ROUTE = { config: {} } as FastifyRequest['routeOptions'];
 
-/** Counts requests answered outside Fastify (src/core/cache-front.ts) against the same limits. */
+/** Counts requests answered outside Fastify (src/http/cache-front.ts) against the same limits. */
 export interface RateLimiter {
   /** Counts one request of the token's; `ip` is the client's address. */
   chargeToken(tokenId: string, ip: string): Promise<Charge>;

@@ -2,12 +2,12 @@
  * Reads answered from memory. A GET route whose config says `cacheable: true` declares that its
  * 200 answer is a function of the stored data, the caller and the URL alone (no clock, no outside
  * service, no header but the token). Such an answer is kept, per access token and URL, with the
- * data generation it was computed at (src/core/change-feed.ts); the same request is answered with
+ * data generation it was computed at (src/http/change-feed.ts); the same request is answered with
  * the same bytes and ETag for as long as the generation has not moved, that is until anything
  * commits a change — here or, once it is known here, in another process. Authentication, scope
  * checks and rate limits run on every request as before; only the work of the handler (queries,
  * permissions, presenting, serializing, hashing) is skipped. A request whose token and answer are
- * both in memory is answered before Fastify, by src/core/cache-front.ts; the hooks here answer
+ * both in memory is answered before Fastify, by src/http/cache-front.ts; the hooks here answer
  * the others (a token the front door had to leave to the database, for one).
  *
  * Invalidation is deliberately coarse: any committed change empties the whole cache. It cannot
@@ -17,7 +17,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { RecencyMap } from './recency-map.js';
+import { RecencyMap } from '../lib/recency-map.js';
 
 const MAX_AGE_MS = 10_000;
 /** What an entry costs besides its body (key, object, map slot), roughly. */
@@ -27,7 +27,7 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /**
      * The 200 answer of this GET depends only on the stored data, the caller and the URL, so it may
-     * be served from memory until the data changes (src/core/response-cache.ts).
+     * be served from memory until the data changes (src/http/response-cache.ts).
      */
     cacheable?: boolean;
   }
@@ -46,13 +46,13 @@ interface Entry {
   body: Buffer;
   etag: string;
   contentType: string;
-  /** The route's pattern (the metrics label of a request answered by src/core/cache-front.ts). */
+  /** The route's pattern (the metrics label of a request answered by src/http/cache-front.ts). */
   route: string;
   expires: number;
   bytes: number;
 }
 
-/** The kept answers within a byte budget; the least recently read go first (src/core/recency-map.ts). */
+/** The kept answers within a byte budget; the least recently read go first (src/lib/recency-map.ts). */
 export class ResponseCache {
   private readonly entries = new RecencyMap<string, Entry>();
   /** Memory the entries take (bodies, keys and an allowance per entry). */

@@ -22,10 +22,10 @@
 import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { decryptSecret, encryptSecret, secretsKey } from '../core/secrets.js';
 import type { Db } from '../db/database.js';
 import { isUniqueViolation } from '../db/dialect.js';
-import { ApiError, badRequest, conflict } from './errors.js';
-import { decryptSecret, encryptSecret, secretsKey } from './secrets.js';
+import { ApiError, badRequest, conflict } from '../lib/errors.js';
 
 const KEEP_MS = 24 * 3_600_000;
 /** A claim older than this with no response stored belongs to a request that will never finish. */
