@@ -1,5 +1,6 @@
 /** TypeBox building blocks shared by every API area. */
 import { type TSchema, Type } from 'typebox';
+import { WEB_URL_PATTERN } from './safe-url.js';
 
 /** A string enum, emitted as `{type: string, enum: [...]}` (clear errors, clear OpenAPI). */
 export function StringEnum<const T extends readonly string[]>(values: T, options: object = {}) {
@@ -24,6 +25,8 @@ export const TeamRoleSchema = StringEnum(TEAM_ROLES);
 
 export const Timestamp = Type.String({ format: 'date-time' });
 export const Url = Type.String({ format: 'uri', maxLength: 2048 });
+/** A URL people are sent to (a redirect, a login page): http(s) only, never `javascript:` and the like. */
+export const WebUrl = Type.String({ format: 'uri', maxLength: 2048, pattern: WEB_URL_PATTERN });
 export const Icon = Type.String({ maxLength: 50 });
 
 /** The body of an operation that answers without content (204). */

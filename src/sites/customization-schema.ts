@@ -10,8 +10,8 @@
  * become partial; leaf values such as a `{light, dark}` color or a link stay whole.
  */
 import { type Static, type TSchema, Type } from 'typebox';
-import { LINK_URL_PATTERN, WEB_URL_PATTERN } from '../lib/safe-url.js';
-import { Icon, StringEnum } from '../lib/schemas.js';
+import { LINK_URL_PATTERN } from '../lib/safe-url.js';
+import { Icon, StringEnum, WebUrl } from '../lib/schemas.js';
 
 const sections = new WeakSet<object>();
 
@@ -28,7 +28,6 @@ const ThemedColor = Type.Object({ light: Color, dark: Color }, { additionalPrope
  * Every URL of the customization ends up in an `href` or `src` of the published site: only web
  * addresses are taken (a `javascript:` URL is a valid `uri`), and links may also be `mailto:`.
  */
-const WebUrl = Type.String({ format: 'uri', maxLength: 2048, pattern: WEB_URL_PATTERN });
 const LinkUrl = Type.String({ format: 'uri', maxLength: 2048, pattern: LINK_URL_PATTERN });
 const ThemedUrl = Type.Object({ light: WebUrl, dark: WebUrl }, { additionalProperties: false });
 const Str = Type.String({ maxLength: 2048 });

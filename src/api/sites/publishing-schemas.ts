@@ -1,7 +1,7 @@
 /** Schemas of the publishing operations: visitor authentication, preview links, site search. */
 import { Type } from 'typebox';
 import { PageQuery } from '../../lib/paging.js';
-import { StringEnum, Url } from '../../lib/schemas.js';
+import { StringEnum, Url, WebUrl } from '../../lib/schemas.js';
 import { NullableString } from './shared/schemas.js';
 
 export const PublishingAuth = Type.Object(
@@ -18,8 +18,8 @@ export const PublishingAuth = Type.Object(
 export const UpdatePublishingAuthBody = Type.Object(
   {
     backend: StringEnum(['custom', 'integration'] as const),
-    fallbackURL: Type.Optional(NullableString(Url)),
-    logoutURL: Type.Optional(NullableString(Url)),
+    fallbackURL: Type.Optional(NullableString(WebUrl)),
+    logoutURL: Type.Optional(NullableString(WebUrl)),
   },
   { additionalProperties: false },
 );

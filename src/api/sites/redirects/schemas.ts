@@ -1,6 +1,6 @@
 import { Type } from 'typebox';
 import { PageQuery } from '../../../lib/paging.js';
-import { Timestamp, Url } from '../../../lib/schemas.js';
+import { Timestamp, WebUrl } from '../../../lib/schemas.js';
 import { ShareKeyQuery } from '../shared/schemas.js';
 
 /** A slash, then letters, digits, `-`, `_`, `.` and `/`, ending with anything of those but a slash. */
@@ -15,7 +15,7 @@ const Id = Type.String({ minLength: 1 });
 export const RedirectDestination = Type.Union([
   Type.Object({ kind: Type.Literal('site-section'), siteSectionId: Id }, { additionalProperties: false }),
   Type.Object({ kind: Type.Literal('site-space'), siteSpaceId: Id }, { additionalProperties: false }),
-  Type.Object({ kind: Type.Literal('external'), url: Url }, { additionalProperties: false }),
+  Type.Object({ kind: Type.Literal('external'), url: WebUrl }, { additionalProperties: false }),
 ]);
 
 export const SiteRedirect = Type.Object(
