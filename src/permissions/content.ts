@@ -8,10 +8,10 @@
 
 import type { Db } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
-import type { CollectionRow, SpaceRow } from '../db/schema.js';
+import type { ChangeRequestRow, CollectionRow, SpaceRow } from '../db/schema.js';
 import { forbidden, notFound } from '../lib/errors.js';
 import type { Role } from '../lib/schemas.js';
-import { loadViewer, type Viewer } from './resolver.js';
+import { loadViewer, type NodeType, type Viewer } from './resolver.js';
 import { atLeast } from './roles.js';
 
 export interface Authorized<T> {
@@ -123,4 +123,61 @@ export function spaceFlags(role: Role | null) {
 export function collectionFlags(role: Role | null) {
   const admin = atLeast(role, 'admin');
   return { view: atLeast(role, 'read'), admin, viewInviteLinks: admin, create: atLeast(role, 'create') };
+}
+
+/** A space or a collection, as a request names it. */
+export interface NodeRef {
+  type: NodeType;
+  id: string;
+}
+
+/** A space or a collection a caller was authorized on, with its organization. */
+export interface NodeTarget {
+  type: NodeType;
+  id: string;
+  organizationId: string;
+}
+
+/** The space or collection if the user has at least `needed` on it (404/403 otherwise), and that role. */
+export async function authorizeNode(
+  db: Db,
+  userId: string,
+  node: NodeRef,
+  needed: Role,
+  action: string,
+): Promise<{ target: NodeTarget; role: Role }> {
+  const { row, role } =
+    node.type === 'space'
+      ? await authorizeSpace(db, userId, node.id, needed, action)
+      : await authorizeCollection(db, userId, node.id, needed, action);
+  return { target: { type: node.type, id: row.id, organizationId: row.organization_id }, role };
+}
+
+/** A change request the caller may act on, with its space, the caller's role and viewer. */
+export interface AuthorizedChangeRequest<T extends ChangeRequestRow = ChangeRequestRow> {
+  space: SpaceRow;
+  changeRequest: T;
+  role: Role;
+  viewer: Viewer;
+}
+
+/**
+ * A change request as it was read with its space (either undefined when missing): the space is
+ * authorized first (404 when the caller cannot read it, 403 below `needed`), and only then is a
+ * missing change request a 404, so a caller who cannot see the space learns nothing of its change
+ * requests.
+ */
+export async function authorizeLoadedChangeRequest<T extends ChangeRequestRow>(
+  db: Db,
+  userId: string,
+  spaceId: string,
+  changeRequestKey: string,
+  found: { space: SpaceRow | undefined; changeRequest: T | undefined },
+  needed: Role,
+  action: string,
+): Promise<AuthorizedChangeRequest<T>> {
+  const { row: space, role, viewer } = await authorizeLoadedSpace(db, userId, spaceId, found.space, needed, action);
+  const { changeRequest } = found;
+  if (!changeRequest) throw notFound(`change request ${changeRequestKey} not found in space ${space.id}`);
+  return { space, changeRequest, role, viewer };
 }

@@ -126,3 +126,9 @@ export function canEdit(membership: OrgMembership): boolean {
 export function requireCanEdit(membership: OrgMembership, action: string): void {
   requireOrgRole(membership, CONTENT_EDIT_ROLE, action);
 }
+
+/** Webhooks (and their deliveries) are the organization admins': 404 unless a member, 403 unless an admin. */
+export async function authorizeWebhooks(db: Db, organizationId: string, userId: string, action: string) {
+  const membership = await requireOrgMember(db, organizationId, userId);
+  requireOrgRole(membership, 'admin', action);
+}

@@ -33,6 +33,10 @@ describe('sites', () => {
       200,
     );
     expect(filtered.data.items.map((s) => s.id)).toEqual([f.siteId]);
+    // A proxy is on a host of the site's own organization, which an operator gives it.
+    const host = `docs-${f.orgId.toLowerCase()}.example.com`;
+    const { db } = contractServer().harness;
+    await db.updateTable('organizations').set({ custom_hostname: host }).where('id', '=', f.orgId).execute();
     const updated = await expectConforms(
       'updateSiteById',
       f.api.orgs.updateSiteById(f.orgId, f.siteId, {
@@ -40,14 +44,14 @@ describe('sites', () => {
         visibility: official.SiteVisibility.Unlisted,
         basename: 'handbook',
         adaptiveContent: { enabled: true },
-        proxy: 'example.com/docs',
+        proxy: `${host}/docs`,
       }),
       200,
     );
     expect(updated.data).toMatchObject({
       title: 'Handbook',
       basename: 'handbook',
-      proxy: { origin: 'example.com/docs' },
+      proxy: { origin: `${host}/docs` },
     });
     await expectConforms('updateSiteById', f.api.orgs.updateSiteById(f.orgId, f.siteId, { proxy: null }), 200);
     await expectApiError('updateSiteById', f.api.orgs.updateSiteById(f.orgId, f.siteId, { title: 'x' }), 400);

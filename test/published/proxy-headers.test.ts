@@ -8,10 +8,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { type PublishedWorld, publishedWorld } from '../helpers/published.js';
 
-const HOST = 'docs.proxied.test';
+/** The proxy's host: its organization's own (an operator gives it), one per world. */
+let HOST = '';
 
 async function world(h: Harness): Promise<{ w: PublishedWorld; shareKey: string }> {
   const w = await publishedWorld(h, 'share-link');
+  HOST = `docs-${w.orgId.toLowerCase()}.proxied.test`;
+  await h.db.updateTable('organizations').set({ custom_hostname: HOST }).where('id', '=', w.orgId).execute();
   const link = await w.admin.client.post(`${w.api}/share-links`, { name: 'Readers' });
   expect(link.status).toBe(201);
   const proxied = await w.admin.client.patch(w.api, { proxy: `${HOST}/${w.siteId}` });

@@ -10,8 +10,8 @@ import { serviceContext } from '../../http/service-context.js';
 import { PagedList } from '../../lib/paging.js';
 import { NoContent } from '../../lib/schemas.js';
 import { authorizeSpace } from '../../permissions/content.js';
-import { authorizeChangeRequest } from './access.js';
 import { loadChangeRequestForRead } from './lookup.js';
+import { authorizeChangeRequest } from './open.js';
 import { changeRequestPath, presentChangeRequest, presentChangeRequests, presentReviewers } from './present.js';
 import { changeRequestExtras, listChangeRequests, listReviewers, reviewerUsers } from './repo.js';
 import {

@@ -16,13 +16,13 @@ import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
 import { checkMergeRules } from '../../reviews/merge-rules.js';
 import { advanceLive, findSpaceRow } from '../../services/live.js';
-import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from './access.js';
 import {
   presentedChangeRequest,
   recordChangeRequestEvent,
   recordContentUpdated,
   recordReviewersEvent,
 } from './events.js';
+import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from './open.js';
 import {
   addReviewers,
   findChangeRequest,

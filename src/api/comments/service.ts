@@ -17,7 +17,7 @@ import { nowIso } from '../../lib/time.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { loadViewers } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
-import { authorizeChangeRequest } from '../change-requests/access.js';
+import { authorizeChangeRequest } from '../change-requests/open.js';
 import { findMembersByKeys } from '../members/repo.js';
 import { type BodyInput, mentionCandidates, mentionedUsers, readBody } from './body.js';
 import { loadCommentContext } from './load.js';

@@ -13,7 +13,7 @@ import { caller } from '../../http/auth.js';
 import { notFound } from '../../lib/errors.js';
 import { paginateArray } from '../../lib/paging.js';
 import { authorizeSpace } from '../../permissions/content.js';
-import { authorizeChangeRequest } from '../change-requests/access.js';
+import { authorizeChangeRequest } from '../change-requests/open.js';
 import { presentChangeRequest } from '../change-requests/present.js';
 import { changeRequestExtras, findChangeRequest } from '../change-requests/repo.js';
 import { backlinks, checkedLinks, linkStats } from './links.js';

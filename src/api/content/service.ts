@@ -11,8 +11,8 @@ import { actingUser, inTransaction, type ServiceContext } from '../../core/servi
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { findSpaceRow } from '../../services/live.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
-import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from '../change-requests/access.js';
 import { recordChangeRequestEvent } from '../change-requests/events.js';
+import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from '../change-requests/open.js';
 import { advanceChangeRequest, findChangeRequest } from '../change-requests/repo.js';
 
 /** The editable change request and its current content, for a user with `edit` on the space. */

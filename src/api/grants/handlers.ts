@@ -9,6 +9,7 @@ import { caller } from '../../http/auth.js';
 import { serviceContext } from '../../http/service-context.js';
 import { type Page, paginateArray } from '../../lib/paging.js';
 import type { Role } from '../../lib/schemas.js';
+import { authorizeNode, type NodeRef } from '../../permissions/content.js';
 import type { PrincipalType } from '../../permissions/grants.js';
 import { aggregateRoles, type NodeType } from '../../permissions/resolver.js';
 import { presentTeams } from '../teams/present.js';
@@ -16,7 +17,7 @@ import { findTeamsByIds, teamCounts } from '../teams/repo.js';
 import { presentUser } from '../users/present.js';
 import { findUsersByIds } from '../users/repo.js';
 import { findNode, listGrants } from './repo.js';
-import { authorizeTarget, inviteToNode, type NodeRef, removeGrant, updateGrant } from './service.js';
+import { inviteToNode, removeGrant, updateGrant } from './service.js';
 
 interface Paging {
   page?: string;
@@ -34,7 +35,7 @@ export function grantHandlers(app: App, type: NodeType) {
     id: (request.params as Record<string, string>)[param] as string,
   });
   const readable = (request: FastifyRequest) =>
-    authorizeTarget(app.db, caller(request).user.id, nodeOf(request), 'read', 'read it');
+    authorizeNode(app.db, caller(request).user.id, nodeOf(request), 'read', 'read it');
   const principalId = (request: FastifyRequest, principal: PrincipalType) =>
     (request.params as Record<string, string>)[principal === 'user' ? 'userId' : 'teamId'] as string;
 

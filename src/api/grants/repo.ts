@@ -5,14 +5,12 @@ import { paginate } from '../../lib/paging.js';
 import type { Role } from '../../lib/schemas.js';
 import { nowIso } from '../../lib/time.js';
 import { accessChanged } from '../../permissions/access-cache.js';
+import type { NodeTarget } from '../../permissions/content.js';
 import type { PrincipalType } from '../../permissions/grants.js';
 import type { NodeType } from '../../permissions/resolver.js';
 
-export interface Target {
-  type: NodeType;
-  id: string;
-  organizationId: string;
-}
+/** The space or collection whose grants are read or changed (authorized by src/permissions). */
+export type Target = NodeTarget;
 
 /** Sets (role) or removes (null) the grant of each principal on the target (the caller's transaction). */
 export async function setGrants(

@@ -9,31 +9,9 @@ import type { Db } from '../../db/database.js';
 import { recordEvent } from '../../events/record.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import type { Role } from '../../lib/schemas.js';
-import { authorizeCollection, authorizeSpace } from '../../permissions/content.js';
+import { authorizeNode, type NodeRef } from '../../permissions/content.js';
 import type { PrincipalType } from '../../permissions/grants.js';
-import type { NodeType } from '../../permissions/resolver.js';
 import { findGrant, principalsIn, setGrants, type Target } from './repo.js';
-
-/** A space or a collection, as a request names it. */
-export interface NodeRef {
-  type: NodeType;
-  id: string;
-}
-
-/** The space or collection if the user has at least `needed` on it (404/403 otherwise), and that role. */
-export async function authorizeTarget(
-  db: Db,
-  userId: string,
-  node: NodeRef,
-  needed: Role,
-  action: string,
-): Promise<{ target: Target; role: Role }> {
-  const { row, role } =
-    node.type === 'space'
-      ? await authorizeSpace(db, userId, node.id, needed, action)
-      : await authorizeCollection(db, userId, node.id, needed, action);
-  return { target: { type: node.type, id: row.id, organizationId: row.organization_id }, role };
-}
 
 /**
  * Records `space.permissions.updated` (or `collection.…`): the grants as they are now for the
@@ -79,7 +57,7 @@ export async function inviteToNode(
 ): Promise<void> {
   const { users = [], teams = [], role } = input;
   if (users.length === 0 && teams.length === 0) throw badRequest('body must name users or teams to invite');
-  const { target } = await authorizeTarget(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
+  const { target } = await authorizeNode(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
   await inTransaction(ctx.db, async (trx) => {
     await requirePrincipals(trx, target.organizationId, 'user', users, 'body/users');
     await requirePrincipals(trx, target.organizationId, 'team', teams, 'body/teams');
@@ -101,7 +79,7 @@ export async function updateGrant(
   principalId: string,
   role: Role | null | undefined,
 ): Promise<void> {
-  const { target } = await authorizeTarget(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
+  const { target } = await authorizeNode(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
   await inTransaction(ctx.db, async (trx) => {
     if (!(await findGrant(trx, target, principal, principalId))) {
       throw notFound(`${principal} ${principalId} has no permission here`);
@@ -119,7 +97,7 @@ export async function removeGrant(
   principal: PrincipalType,
   principalId: string,
 ): Promise<void> {
-  const { target } = await authorizeTarget(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
+  const { target } = await authorizeNode(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
   await inTransaction(ctx.db, async (trx) => {
     if (!(await findGrant(trx, target, principal, principalId))) return;
     await setGrants(trx, target, principal, [principalId], null);

@@ -3,9 +3,9 @@ import type { Static } from 'typebox';
 import type { IntegrationInstallationRow, IntegrationRow, OrganizationRow } from '../../db/schema.js';
 import type { Role } from '../../lib/schemas.js';
 import type { Urls } from '../../lib/urls.js';
+import type { IntegrationViewer } from '../../permissions/integrations.js';
 import { presentOrganization } from '../organizations/present.js';
 import type { SpaceObject } from '../spaces/present.js';
-import type { IntegrationViewer } from './access.js';
 import type { Installation, Integration, SpaceInstallation } from './schemas.js';
 
 type IntegrationObject = Static<typeof Integration>;

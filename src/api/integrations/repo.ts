@@ -29,17 +29,6 @@ export async function findOrganizationByKey(db: DbOrTrx, key: string) {
 }
 
 /** The organizations `userId` sees (enabled, not a guest), with their role. */
-export async function membershipsOf(db: DbOrTrx, userId: string): Promise<Map<string, string>> {
-  const rows = await db
-    .selectFrom('members')
-    .select(['organization_id', 'role'])
-    .where('user_id', '=', userId)
-    .where('disabled', '=', 0)
-    .where('role', 'is not', null)
-    .execute();
-  return new Map(rows.map((r) => [r.organization_id, r.role as string]));
-}
-
 /** Integrations visible to the caller in a list: public ones, and private ones of their organizations. */
 function listable(userId: string) {
   return (eb: ExpressionBuilder<Database, 'integrations'>) =>

@@ -18,9 +18,9 @@ import { serviceContext } from '../../http/service-context.js';
 import { forbidden, notFound } from '../../lib/errors.js';
 import { PagedList } from '../../lib/paging.js';
 import { authorizeSpace } from '../../permissions/content.js';
+import { type IntegrationViewer, isIntegrationAdmin, loadIntegrationViewer } from '../../permissions/integrations.js';
 import { presentSpaces } from '../spaces/present.js';
 import { spaceExtras } from '../spaces/repo.js';
-import { findVisibleIntegration, type IntegrationViewer, isIntegrationAdmin, loadIntegrationViewer } from './access.js';
 import { integrationPath, presentInstallation, presentIntegrations, presentSpaceInstallation } from './present.js';
 import {
   findImage,
@@ -45,7 +45,12 @@ import {
   SpaceIntegrationsQuery,
   SpaceParams,
 } from './schemas.js';
-import { installIntegration, installIntegrationOnSpace, publishIntegration } from './service.js';
+import {
+  findVisibleIntegration,
+  installIntegration,
+  installIntegrationOnSpace,
+  publishIntegration,
+} from './service.js';
 
 const tags = ['integrations'];
 

@@ -8,7 +8,7 @@
  */
 import type { Static } from 'typebox';
 import { encryptSecret } from '../../core/secrets.js';
-import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
+import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type {
   IntegrationInstallationRow,
   IntegrationRow,
@@ -20,11 +20,11 @@ import { badRequest, conflict, forbidden, notFound } from '../../lib/errors.js';
 import { type Authorized, authorizeSpace } from '../../permissions/content.js';
 import {
   canSeeIntegration,
-  findVisibleIntegration,
   type IntegrationViewer,
   isIntegrationAdmin,
   loadIntegrationViewer,
-} from './access.js';
+  requireVisibleIntegration,
+} from '../../permissions/integrations.js';
 import { decodeImage } from './images.js';
 import { presentInstallation, presentIntegration, presentSpaceInstallation } from './present.js';
 import {
@@ -41,6 +41,15 @@ import type { PublishBody } from './schemas.js';
 
 /** Targets an integration may be enabled on spaces with. */
 const SPACE_TARGETS = new Set(['all', 'space']);
+
+/** The integration `name` if the viewer may see it, else 404. */
+export async function findVisibleIntegration(
+  db: DbOrTrx,
+  name: string,
+  viewer: IntegrationViewer,
+): Promise<IntegrationRow> {
+  return requireVisibleIntegration(await findIntegration(db, name), name, viewer);
+}
 
 /**
  * Publishes `name`: version 1 (`created`), or the next version, every field replaced (secrets

@@ -15,7 +15,7 @@ import { nowIso } from '../../lib/time.js';
 import { atLeast } from '../../permissions/roles.js';
 import { reviewRequests, reviewsOf } from '../../reviews/repo.js';
 import { reviewState } from '../../reviews/state.js';
-import { authorizeChangeRequest } from '../change-requests/access.js';
+import { authorizeChangeRequest } from '../change-requests/open.js';
 import type { BodyFormat, BodyInput } from '../comments/body.js';
 import { loadCommentContext } from '../comments/load.js';
 import { presentComment } from '../comments/present.js';

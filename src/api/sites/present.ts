@@ -5,23 +5,9 @@ import type { Urls } from '../../lib/urls.js';
 import { siteFlags } from '../../permissions/sites.js';
 import { directBase, type PublishedUrls, type SiteOrganization, siteHostname } from '../../sites/urls.js';
 import type { Site } from './schemas.js';
+import { presentAds } from './shared/present.js';
 
 export type SiteObject = Static<typeof Site>;
-
-/**
- * The `ads` field. Only a `pending` site carries `submittable`: it can be submitted for review once it
- * is published and public (ads need an audience search engines can reach).
- */
-export function presentAds(site: SiteRow): SiteObject['ads'] {
-  const status = site.ads_status as SiteObject['ads']['status'];
-  if (status === 'pending') return { status, submittable: site.published === 1 && site.visibility === 'public' };
-  if (status === 'rejected') return { status, ...(site.ads_reason ? { reason: site.ads_reason } : {}) };
-  return {
-    status,
-    ...(site.ads_topic ? { topic: site.ads_topic } : {}),
-    ...(status !== 'in-review' && site.ads_zone_id ? { zoneId: site.ads_zone_id } : {}),
-  };
-}
 
 /** The Site object as a member with organization role `role` sees it. */
 export function presentSite(

@@ -3,11 +3,10 @@ import { Type } from 'typebox';
 import { PageQuery } from '../../lib/paging.js';
 import { RoleSchema, StringEnum, Timestamp, UserSchema } from '../../lib/schemas.js';
 import { Customization } from '../../sites/customization-schema.js';
-import { NullableString, SiteSection, SiteSectionGroup, SiteSpace } from './shared/schemas.js';
+import { NullableString, SiteAds, SiteSection, SiteSectionGroup, SiteSpace } from './shared/schemas.js';
 
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
-export const ADS_STATUSES = ['pending', 'in-review', 'live', 'rejected', 'disabled'] as const;
 
 export const SiteType = StringEnum(SITE_TYPES);
 export const SiteVisibility = StringEnum(SITE_VISIBILITIES);
@@ -46,13 +45,7 @@ export const Site = Type.Object(
     siteSpaces: Type.Number(),
     createdAt: Timestamp,
     adaptiveContent: Type.Object({ enabled: Type.Boolean() }),
-    ads: Type.Object({
-      status: StringEnum(ADS_STATUSES),
-      submittable: Type.Optional(Type.Boolean()),
-      topic: Type.Optional(Type.String()),
-      zoneId: Type.Optional(Type.String()),
-      reason: Type.Optional(Type.String()),
-    }),
+    ads: SiteAds,
     features: Type.Array(Type.Object({ id: Type.String(), plan: SiteType, frozen: Type.Boolean() })),
     urls: Type.Object({
       location: Type.String(),

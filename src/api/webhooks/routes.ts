@@ -11,6 +11,7 @@ import { serviceContext } from '../../http/service-context.js';
 import { notFound } from '../../lib/errors.js';
 import { mapPage, PagedList, PageQuery } from '../../lib/paging.js';
 import { NoContent, Params } from '../../lib/schemas.js';
+import { authorizeWebhooks } from '../../permissions/organization.js';
 import { presentDelivery, presentWebhook } from './present.js';
 import {
   CreateWebhookBody,
@@ -79,7 +80,7 @@ export default async function webhookRoutes(app: App) {
     },
     async (request) => {
       const { organizationId } = request.params;
-      await service.authorizeWebhooks(app.db, organizationId, caller(request).user.id, 'list webhooks');
+      await authorizeWebhooks(app.db, organizationId, caller(request).user.id, 'list webhooks');
       const page = await listWebhooks(app.db, organizationId, request.query);
       return mapPage(page, (row) => presentWebhook(row, app.urls));
     },

@@ -17,7 +17,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { assertFetchableUrl, FetchError } from '../../lib/fetch.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
-import { requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { authorizeWebhooks } from '../../permissions/organization.js';
 import { presentDelivery, presentWebhook } from './present.js';
 
 /** What the service needs from the configuration: the key secrets are sealed with, and the fetch guard's setting. */
@@ -31,12 +31,6 @@ export interface WebhookInput {
   events?: string[];
   description?: string | null;
   active?: boolean;
-}
-
-/** 404 unless the caller is a member, 403 unless an admin. */
-export async function authorizeWebhooks(db: Db, organizationId: string, userId: string, action: string) {
-  const membership = await requireOrgMember(db, organizationId, userId);
-  requireOrgRole(membership, 'admin', action);
 }
 
 /** The webhook as an admin of its organization sees it; 404 when it is not there. */

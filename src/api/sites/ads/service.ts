@@ -11,7 +11,7 @@ import { recordEvent } from '../../../events/record.js';
 import { badRequest, conflict, notFound } from '../../../lib/errors.js';
 import { authorizeSite } from '../../../permissions/sites.js';
 import { findSite } from '../../../sites/repo.js';
-import { presentAds } from '../present.js';
+import { presentAds } from '../shared/present.js';
 import { findAdsState, setAds } from './repo.js';
 import type { PartnerUpdateBody, SubmitAdsBody } from './schemas.js';
 

@@ -4,10 +4,12 @@
  * and by the published profile.
  */
 import type { Static } from 'typebox';
-import type { SiteSectionGroupRow, SiteSectionRow, SiteSpaceRow } from '../../../db/schema.js';
+import type { SiteRow, SiteSectionGroupRow, SiteSectionRow, SiteSpaceRow } from '../../../db/schema.js';
 import type { SpaceObject } from '../../spaces/present.js';
 import type { SiteView } from './context.js';
-import type { SiteSection, SiteSectionGroup, SiteSpace } from './schemas.js';
+import type { SiteAds, SiteSection, SiteSectionGroup, SiteSpace } from './schemas.js';
+
+type SiteAdsObject = Static<typeof SiteAds>;
 
 export type SiteSpaceObject = Static<typeof SiteSpace>;
 export type SiteSectionObject = Static<typeof SiteSection>;
@@ -78,4 +80,19 @@ export function presentStructure(view: SiteView) {
         ),
       }
     : { type: 'siteSpaces' as const, structure: structure.siteSpaces.map((s) => presentSiteSpace(s, view)) };
+}
+
+/**
+ * The `ads` field. Only a `pending` site carries `submittable`: it can be submitted for review once it
+ * is published and public (ads need an audience search engines can reach).
+ */
+export function presentAds(site: SiteRow): SiteAdsObject {
+  const status = site.ads_status as SiteAdsObject['status'];
+  if (status === 'pending') return { status, submittable: site.published === 1 && site.visibility === 'public' };
+  if (status === 'rejected') return { status, ...(site.ads_reason ? { reason: site.ads_reason } : {}) };
+  return {
+    status,
+    ...(site.ads_topic ? { topic: site.ads_topic } : {}),
+    ...(status !== 'in-review' && site.ads_zone_id ? { zoneId: site.ads_zone_id } : {}),
+  };
 }

@@ -4,7 +4,7 @@
  * the published profile return.
  */
 import { type TSchema, Type } from 'typebox';
-import { Params } from '../../../lib/schemas.js';
+import { Params, StringEnum } from '../../../lib/schemas.js';
 import { Space } from '../../spaces/schemas.js';
 
 /**
@@ -91,3 +91,14 @@ export const SiteSectionGroup = Type.Object(
   },
   { description: 'A group of sections of a site' },
 );
+
+export const ADS_STATUSES = ['pending', 'in-review', 'live', 'rejected', 'disabled'] as const;
+
+/** A site's `ads` field (the Site object's, and the `site-ads` object of its events). */
+export const SiteAds = Type.Object({
+  status: StringEnum(ADS_STATUSES),
+  submittable: Type.Optional(Type.Boolean()),
+  topic: Type.Optional(Type.String()),
+  zoneId: Type.Optional(Type.String()),
+  reason: Type.Optional(Type.String()),
+});

@@ -3,19 +3,25 @@
  * Private integrations exist only for members of their organization; admins of the owning
  * organization publish new versions; admins of an organization install integrations on it.
  */
-
-import type { DbOrTrx } from '../../core/service.js';
-import type { IntegrationRow } from '../../db/schema.js';
-import { notFound } from '../../lib/errors.js';
-import { findIntegration, membershipsOf } from './repo.js';
+import type { DbOrTrx } from '../core/service.js';
+import type { IntegrationRow } from '../db/schema.js';
+import { notFound } from '../lib/errors.js';
 
 /** What presenting needs to know of the caller: their role in each organization they see. */
 export interface IntegrationViewer {
   roles: Map<string, string>;
 }
 
+/** The caller's role in each organization where they are an enabled member (guests excluded). */
 export async function loadIntegrationViewer(db: DbOrTrx, userId: string): Promise<IntegrationViewer> {
-  return { roles: await membershipsOf(db, userId) };
+  const rows = await db
+    .selectFrom('members')
+    .select(['organization_id', 'role'])
+    .where('user_id', '=', userId)
+    .where('disabled', '=', 0)
+    .where('role', 'is not', null)
+    .execute();
+  return { roles: new Map(rows.map((r) => [r.organization_id, r.role as string])) };
 }
 
 /** Admins of the owning organization administrate the integration. */
@@ -28,13 +34,12 @@ export function canSeeIntegration(viewer: IntegrationViewer, integration: Integr
   return integration.visibility !== 'private' || viewer.roles.has(integration.organization_id);
 }
 
-/** The integration `name` if the viewer may see it, else 404. */
-export async function findVisibleIntegration(
-  db: DbOrTrx,
+/** `row` (the integration `name`, as found) if the viewer may see it, else 404. */
+export function requireVisibleIntegration(
+  row: IntegrationRow | undefined,
   name: string,
   viewer: IntegrationViewer,
-): Promise<IntegrationRow> {
-  const row = await findIntegration(db, name);
+): IntegrationRow {
   if (!row || !canSeeIntegration(viewer, row)) throw notFound(`integration ${name} not found`);
   return row;
 }

@@ -1,25 +1,18 @@
 /**
- * Loads a change request for a caller: the space and the change request (by id or number within
- * that space) are read in one query (./lookup.ts), then the space is authorized (404 when the caller
- * cannot read it, 403 when their role is below `needed`) before a missing change request is a 404,
- * so a caller who cannot see the space learns nothing of its change requests. Also the rules every
+ * Opens a change request for a caller: the space and the change request (by id or number within
+ * that space) are read in one query (./lookup.ts), then authorized by src/permissions (the space
+ * first, so a caller who cannot see it learns nothing of its change requests). Also the rules every
  * change of a change request's content shares (the content area's edits and imports, the merge).
  */
 import { loadRevision, type Snapshot } from '../../content/store.js';
 import type { DbOrTrx } from '../../core/service.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
-import { conflict, notFound } from '../../lib/errors.js';
+import { conflict } from '../../lib/errors.js';
 import type { Role } from '../../lib/schemas.js';
-import { authorizeLoadedSpace } from '../../permissions/content.js';
-import type { Viewer } from '../../permissions/resolver.js';
+import { type AuthorizedChangeRequest, authorizeLoadedChangeRequest } from '../../permissions/content.js';
 import { type ChangeRequestLoader, loadChangeRequest } from './lookup.js';
 
-export interface ChangeRequestAccess<T extends ChangeRequestRow = ChangeRequestRow> {
-  space: SpaceRow;
-  changeRequest: T;
-  role: Role;
-  viewer: Viewer;
-}
+export type ChangeRequestAccess<T extends ChangeRequestRow = ChangeRequestRow> = AuthorizedChangeRequest<T>;
 
 /** `load` reads the space and the change request (by default its row alone; reads load what they show). */
 export async function authorizeChangeRequest<T extends ChangeRequestRow = ChangeRequestRow>(
@@ -32,10 +25,7 @@ export async function authorizeChangeRequest<T extends ChangeRequestRow = Change
   load: ChangeRequestLoader<T> = loadChangeRequest as ChangeRequestLoader<never>,
 ): Promise<ChangeRequestAccess<T>> {
   const found = await load(db, spaceId, changeRequestKey);
-  const { row: space, role, viewer } = await authorizeLoadedSpace(db, userId, spaceId, found.space, needed, action);
-  const { changeRequest } = found;
-  if (!changeRequest) throw notFound(`change request ${changeRequestKey} not found in space ${space.id}`);
-  return { space, changeRequest, role, viewer };
+  return authorizeLoadedChangeRequest(db, userId, spaceId, changeRequestKey, found, needed, action);
 }
 
 /** 409 unless the change request can still change (not merged, not archived). */
