@@ -125,13 +125,19 @@ const HOSTILE_CUSTOMIZATION = {
 
 describe('script URLs in redirects', () => {
   it('an external redirect to a script URL is no redirect; one to a web address is', async () => {
-    for (const [source, url] of [
-      ['/evil', 'JavaScript:alert(41)'],
-      ['/good', 'https://example.com/moved'],
-    ]) {
-      const made = await admin.client.post(`${api}/redirects`, { source, destination: { kind: 'external', url } });
-      expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const made = new Map<string, string>();
+    for (const source of ['/evil', '/good']) {
+      const url = 'https://example.com/moved';
+      const res = await admin.client.post(`${api}/redirects`, { source, destination: { kind: 'external', url } });
+      expect(res.status, JSON.stringify(res.body)).toBe(201);
+      made.set(source, res.body.id);
     }
+    // The API refuses a script URL (test/api/web-urls.test.ts): one stored before that check, or by hand.
+    await h.db
+      .updateTable('site_redirects')
+      .set({ destination_url: 'JavaScript:alert(41)' })
+      .where('id', '=', made.get('/evil') as string)
+      .execute();
     const evil = await get(`${base}/evil`);
     expect(evil.status).toBe(404);
     expect(evil.headers.location).toBeUndefined();
