@@ -88,6 +88,10 @@ describe('publishing', () => {
     const res = await org.admin.client.post(url(uniqueName()), body(hostname));
     expect(res.status).toBe(201);
     expect(res.body.owner.id).toBe(org.id);
+    // Hostnames are kept lower-case: the key names the organization whatever its case.
+    const upper = await org.admin.client.post(url(uniqueName()), body(hostname.toUpperCase()));
+    expect(upper.status).toBe(201);
+    expect(upper.body.owner.id).toBe(org.id);
   });
 
   it.each([

@@ -10,7 +10,7 @@ import type {
   IntegrationsTable,
   OrganizationRow,
 } from '../../db/schema.js';
-import { newId } from '../../lib/ids.js';
+import { looksLikeId, newId } from '../../lib/ids.js';
 import { type Page, paginate } from '../../lib/paging.js';
 import { nowIso } from '../../lib/time.js';
 
@@ -20,15 +20,15 @@ export async function findIntegration(db: DbOrTrx, name: string): Promise<Integr
 
 /** The organization whose id or hostname (subdomain) is `key`. */
 export async function findOrganizationByKey(db: DbOrTrx, key: string) {
+  // By id when the key has an id's shape, else by hostname (stored lower-case): never both, as the
+  // published sites resolve an organization (src/published/model.ts).
   return db
     .selectFrom('organizations')
     .selectAll()
-    .where((eb) => eb.or([eb('id', '=', key), eb('hostname', '=', key)]))
-    .orderBy(sql`case when id = ${key} then 0 else 1 end`)
+    .where(looksLikeId(key) ? (eb) => eb('id', '=', key) : (eb) => eb('hostname', '=', key.toLowerCase()))
     .executeTakeFirst();
 }
 
-/** The organizations `userId` sees (enabled, not a guest), with their role. */
 /** Integrations visible to the caller in a list: public ones, and private ones of their organizations. */
 function listable(userId: string) {
   return (eb: ExpressionBuilder<Database, 'integrations'>) =>
