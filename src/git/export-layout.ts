@@ -1,7 +1,7 @@
 /**
  * A revision → the files of its Git Sync layout: `.gitbook.yaml`, `SUMMARY.md` (order, nesting,
  * groups as `## Title` sections, link pages as links), one Markdown file per document page (front
- * matter for description, emoji, icon and hidden; the title as the leading `# heading`; references
+ * matter for description, emoji, icon, hidden and condition; the title as the leading `# heading`; references
  * to pages and files written as relative paths), the files under `.gitbook/assets/` and the
  * reusable contents under `.gitbook/includes/` (includes.ts).
  *
@@ -46,6 +46,8 @@ function frontmatter(page: PageNode): string {
   if (page.emoji) meta.emoji = page.emoji;
   if (page.icon) meta.icon = page.icon;
   if (page.hidden) meta.hidden = true;
+  // Bindery's own field: an adaptive page's condition, so that an import brings the gate back.
+  if (page.condition) meta.condition = page.condition;
   return Object.keys(meta).length > 0 ? `---\n${yaml.dump(meta, { lineWidth: -1 })}---\n\n` : '';
 }
 

@@ -20,6 +20,7 @@ import { slugsOf } from '../content/tree.js';
 import type { Db } from '../db/database.js';
 import { newId } from '../lib/ids.js';
 import { slugify, uniqueSlug } from '../lib/slug.js';
+import { assertExpression } from '../sites/condition.js';
 import { gitBlobOid, MAX_FILE_BYTES } from '../storage/files.js';
 import { includeFiles, includeIds, readIncludes } from './includes.js';
 import { ASSETS, CONFIG_FILE, cleanDir, joinPath, parseConfig, storeMarkdownFile, titleOf } from './layout.js';
@@ -242,6 +243,8 @@ async function pageFrom(
     title,
     document: hash,
   } = await storeMarkdownFile(db, bytes ? Buffer.from(bytes).toString('utf8') : '', resolveUrl);
+  // A malformed condition fails the import (naming the file) rather than leaving the page ungated.
+  if (meta.condition) assertExpression(meta.condition, `${path}: condition`);
   const page: PageNode = {
     id,
     type: 'document',
@@ -253,6 +256,7 @@ async function pageFrom(
     ...(meta.emoji ? { emoji: meta.emoji } : {}),
     ...(meta.icon ? { icon: meta.icon } : {}),
     ...(meta.hidden ? { hidden: true } : {}),
+    ...(meta.condition ? { condition: meta.condition } : {}),
   };
   return page;
 }

@@ -106,6 +106,8 @@ export interface Frontmatter {
   emoji?: string;
   icon?: string;
   hidden?: boolean;
+  /** An adaptive page's condition (Bindery's own field; Git Sync elsewhere has none). */
+  condition?: string;
 }
 
 /** A leading `---` YAML block of a Markdown file, and the rest (no front matter when it does not parse). */
@@ -120,7 +122,7 @@ export function parseFrontmatter(markdown: string): { meta: Frontmatter; body: s
   }
   const record = parsed && typeof parsed === 'object' ? (parsed as Record<string, unknown>) : {};
   const meta: Frontmatter = {};
-  for (const key of ['title', 'description', 'emoji', 'icon'] as const) {
+  for (const key of ['title', 'description', 'emoji', 'icon', 'condition'] as const) {
     const value = record[key];
     if (typeof value === 'string' && value.trim()) meta[key] = value.trim();
   }

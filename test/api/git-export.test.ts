@@ -86,6 +86,7 @@ async function seed(ctx: Ctx) {
         into: guideId,
         title: 'Hidden notes',
         hidden: true,
+        condition: "visitor.claims.plan == 'pro'",
         document: { markdown: 'Secret-ish.' },
       },
       { operation: 'insert_page', type: 'group', title: 'More' },
@@ -143,7 +144,13 @@ async function snapshotOf(ctx: Ctx, spaceId: string) {
       /\/(pages|files|reusable-contents)\/([A-Za-z0-9_-]+)/g,
       (_: string, kind: string, id: string) => `<${names.get(id) ?? `${kind}:?`}>`,
     );
-    bodies[page.title] = { markdown, description: read.description, emoji: read.emoji, hidden: read.hidden ?? false };
+    bodies[page.title] = {
+      markdown,
+      description: read.description,
+      emoji: read.emoji,
+      hidden: read.hidden ?? false,
+      condition: read.condition,
+    };
   }
   return {
     outline: outline(pages),
@@ -369,7 +376,7 @@ describe('export.zip', () => {
       ].sort(),
     );
     expect(strFromU8(entries['guide/hidden-notes.md'] as Uint8Array)).toBe(
-      '---\nhidden: true\n---\n\n# Hidden notes\n\nSecret-ish.\n',
+      "---\nhidden: true\ncondition: visitor.claims.plan == 'pro'\n---\n\n# Hidden notes\n\nSecret-ish.\n",
     );
     expect(Buffer.from(entries['.gitbook/assets/logo.png'] as Uint8Array)).toEqual(PNG);
     expect(strFromU8(entries['guide/setup.md'] as Uint8Array)).toContain(

@@ -204,6 +204,38 @@ describe('Git import', () => {
   });
 });
 
+describe('Git import of adaptive pages', () => {
+  it("keeps a page's condition from its front matter, and fails on a malformed one, naming the file", async () => {
+    server.createRepo('gated', {
+      'README.md': '# Home\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Pro](pro.md)\n',
+      'pro.md': "---\ncondition: visitor.claims.plan == 'pro'\n---\n\n# Pro\n\nFor pro plans.\n",
+    });
+    const ctx = await newSpace();
+    await ctx.admin.client.post(`/v1/spaces/${ctx.spaceId}/git/import`, {
+      url: server.url('gated'),
+      ref: 'refs/heads/main',
+    });
+    expect((await settled(ctx)).operation.state).toBe('success');
+    const pages = (await ctx.admin.client.get(`/v1/spaces/${ctx.spaceId}/content`)).body.pages;
+    const pro = pages.find((p: { title: string }) => p.title === 'Pro');
+    expect(pro.condition).toBe("visitor.claims.plan == 'pro'");
+
+    server.createRepo('malformed', {
+      'README.md': '# Home\n',
+      'SUMMARY.md': '# Table of contents\n\n* [Home](README.md)\n* [Pro](pro.md)\n',
+      'pro.md': '---\ncondition: visitor.claims.plan ==\n---\n\n# Pro\n',
+    });
+    await ctx.admin.client.post(`/v1/spaces/${ctx.spaceId}/git/import`, {
+      url: server.url('malformed'),
+      ref: 'refs/heads/main',
+    });
+    const failed = await settled(ctx);
+    expect(failed.operation.state).toBe('failure');
+    expect(failed.operation.error).toContain('pro.md: condition is not a valid expression');
+  });
+});
+
 describe('Git credentials and access', () => {
   it('never stores, logs or returns the credentials; a wrong password fails the operation', async () => {
     server.createRepo('private', { 'README.md': '# Private\n' });
