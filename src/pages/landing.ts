@@ -4,19 +4,13 @@
  * replaces it without touching anything else.
  */
 import type { App } from '../http/app.js';
+import { basePath, htmlPage } from './html.js';
 
 function page(base: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>Bindery</title>
-<style>body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; }</style>
-</head>
-<body>
-<main>
+  return htmlPage(
+    'Bindery',
+    'body { font: 16px/1.5 system-ui, sans-serif; max-width: 40rem; margin: 3rem auto; padding: 0 1rem; }',
+    `<main>
 <h1>Bindery</h1>
 <p>This server answers a documentation-publishing API compatible with GitBook's public API.</p>
 <ul>
@@ -25,14 +19,12 @@ function page(base: string): string {
 </ul>
 <p>How to use it, run it and work on it: <code>README.md</code> and the <code>docs/</code> folder of
 Bindery's source (<code>docs/guide/</code> for the API, <code>docs/operating.md</code> for running a server).</p>
-</main>
-</body>
-</html>
-`;
+</main>`,
+  );
 }
 
 export function registerLanding(app: App): void {
-  const html = page(new URL(app.config.publicUrl).pathname.replace(/\/+$/, ''));
+  const html = page(basePath(app));
   app.get('/', { config: { public: true }, schema: { hide: true } }, async (_request, reply) =>
     reply.type('text/html; charset=utf-8').send(html),
   );

@@ -9,6 +9,7 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { App } from '../http/app.js';
+import { basePath, htmlPage } from './html.js';
 
 const require = createRequire(import.meta.url);
 const BUNDLE = 'redoc/bundles/redoc.standalone.js';
@@ -30,21 +31,12 @@ const CSP = [
 ].join('; ');
 
 function page(base: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>Bindery API reference</title>
-<style>body { margin: 0; }</style>
-</head>
-<body>
-<redoc spec-url="${base}/docs/json"></redoc>
-<script src="${base}/docs/redoc.standalone.js"></script>
-</body>
-</html>
-`;
+  return htmlPage(
+    'Bindery API reference',
+    'body { margin: 0; }',
+    `<redoc spec-url="${base}/docs/json"></redoc>
+<script src="${base}/docs/redoc.standalone.js"></script>`,
+  );
 }
 
 /** Read on the first request, not at start-up (1 MB that most processes never serve). */
@@ -60,7 +52,7 @@ function redocBundle(): Promise<Buffer> {
 export function registerReference(app: App, document: () => unknown): void {
   // Links are absolute paths under PUBLIC_URL's path, as the published sites' are, so that /docs/
   // (the router ignores trailing slashes) loads the same files as /docs.
-  const base = new URL(app.config.publicUrl).pathname.replace(/\/+$/, '');
+  const base = basePath(app);
   const html = page(base);
   const options = { config: { public: true }, schema: { hide: true } };
   app.get('/docs', options, async (_request, reply) =>

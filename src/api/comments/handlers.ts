@@ -5,13 +5,14 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Static } from 'typebox';
+import type { CommentRow } from '../../db/schema.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
 import { serviceContext } from '../../http/service-context.js';
 import type { Role } from '../../lib/schemas.js';
 import { presentMembers } from '../members/present.js';
 import { memberCounts } from '../members/repo.js';
-import type { BodyInput } from './body.js';
+import type { BodyFormat, BodyInput } from './body.js';
 import { loadCommentContext } from './load.js';
 import { commentPath, presentComment, presentReply, replyPath } from './present.js';
 import { listCommenters, listComments, listReplies } from './repo.js';
@@ -65,19 +66,20 @@ export function commentHandlers(app: App) {
     userId: caller(request).user.id,
     role: open.role,
   });
+  /** The thread the request names, for a caller who may read it (404/403 otherwise). */
+  const readThread = async (request: FastifyRequest<{ Params: ThreadParams }>) => {
+    const ctx = serviceContext(app, request);
+    return { ctx, open: await openThread(ctx, refOf(request.params), 'read', 'read it') };
+  };
+  /** What presenting `rows` to the caller needs. */
+  const viewFor = (request: FastifyRequest, open: { role: Role }, rows: CommentRow[], format?: BodyFormat) =>
+    loadCommentContext(app.db, app.urls, viewerOf(request, open), rows, format);
 
   return {
     async list(request: Req<ThreadParams, Static<typeof ListCommentsQuery>>) {
-      const ctx = serviceContext(app, request);
-      const open = await openThread(ctx, refOf(request.params), 'read', 'read it');
+      const { open } = await readThread(request);
       const page = await listComments(app.db, open.thread, request.query);
-      const view = await loadCommentContext(
-        app.db,
-        app.urls,
-        viewerOf(request, open),
-        page.items,
-        request.query.format,
-      );
+      const view = await viewFor(request, open, page.items, request.query.format);
       return { ...page, items: page.items.map((row) => presentComment(view, open.thread, row)) };
     },
 
@@ -88,16 +90,15 @@ export function commentHandlers(app: App) {
         page,
         node,
       });
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, posted), [posted.comment]);
+      const view = await viewFor(request, posted, [posted.comment]);
       reply.code(201).header('location', app.urls.api(commentPath(posted.thread, posted.comment.id)));
       return presentComment(view, posted.thread, posted.comment);
     },
 
     async get(request: Req<CommentParams, Static<typeof FormatQuery>>) {
-      const ctx = serviceContext(app, request);
-      const open = await openThread(ctx, refOf(request.params), 'read', 'read it');
+      const { ctx, open } = await readThread(request);
       const row = await requireComment(ctx, open, request.params.commentId);
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), [row], request.query.format);
+      const view = await viewFor(request, open, [row], request.query.format);
       return presentComment(view, open.thread, row);
     },
 
@@ -108,7 +109,7 @@ export function commentHandlers(app: App) {
         ...rest,
         body: body === undefined ? undefined : bodyInput(body),
       });
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, updated), [updated.comment]);
+      const view = await viewFor(request, updated, [updated.comment]);
       return presentComment(view, updated.thread, updated.comment);
     },
 
@@ -118,17 +119,10 @@ export function commentHandlers(app: App) {
     },
 
     async listReplies(request: Req<CommentParams, Static<typeof ListRepliesQuery>>) {
-      const ctx = serviceContext(app, request);
-      const open = await openThread(ctx, refOf(request.params), 'read', 'read it');
+      const { ctx, open } = await readThread(request);
       const parent = await requireComment(ctx, open, request.params.commentId);
       const page = await listReplies(app.db, parent.id, request.query);
-      const view = await loadCommentContext(
-        app.db,
-        app.urls,
-        viewerOf(request, open),
-        page.items,
-        request.query.format,
-      );
+      const view = await viewFor(request, open, page.items, request.query.format);
       return { ...page, items: page.items.map((row) => presentReply(view, open.thread, parent.id, row)) };
     },
 
@@ -137,18 +131,17 @@ export function commentHandlers(app: App) {
       const posted = await postReply(ctx, refOf(request.params), request.params.commentId, {
         body: bodyInput(request.body.body),
       });
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, posted), [posted.reply]);
+      const view = await viewFor(request, posted, [posted.reply]);
       reply.code(201).header('location', app.urls.api(replyPath(posted.thread, posted.comment.id, posted.reply.id)));
       return presentReply(view, posted.thread, posted.comment.id, posted.reply);
     },
 
     async getReply(request: Req<ReplyParams, Static<typeof FormatQuery>>) {
-      const ctx = serviceContext(app, request);
-      const open = await openThread(ctx, refOf(request.params), 'read', 'read it');
+      const { ctx, open } = await readThread(request);
       const { commentId, commentReplyId } = request.params;
       const found = await requireReply(ctx, open, commentId, commentReplyId);
       const format = request.query.format;
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, open), [found.reply], format);
+      const view = await viewFor(request, open, [found.reply], format);
       return presentReply(view, open.thread, found.comment.id, found.reply);
     },
 
@@ -160,7 +153,7 @@ export function commentHandlers(app: App) {
         ...rest,
         body: body === undefined ? undefined : bodyInput(body),
       });
-      const view = await loadCommentContext(app.db, app.urls, viewerOf(request, updated), [updated.reply]);
+      const view = await viewFor(request, updated, [updated.reply]);
       return presentReply(view, updated.thread, updated.comment.id, updated.reply);
     },
 
@@ -171,7 +164,7 @@ export function commentHandlers(app: App) {
     },
 
     async commenters(request: Req<ThreadParams, Static<typeof ListCommentersQuery>>) {
-      const open = await openThread(serviceContext(app, request), refOf(request.params), 'read', 'read it');
+      const { open } = await readThread(request);
       const organizationId = open.space.organization_id;
       const page = await listCommenters(app.db, organizationId, open.thread, request.query);
       const counts = await memberCounts(
