@@ -7,6 +7,7 @@
  *
  *   npm run operations           rewrite the table in docs/operations.md
  *   npm run operations -- --check exit 1 when that table is stale
+ *   npm run operations -- --missing  also list the official operations not served
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -104,9 +105,38 @@ export function unwrittenOperationIds(operations: Operation[]): string[] {
     .sort();
 }
 
+/** The official document's operations (method and path, parameter names ignored), from the official client. */
+export function officialOperations(): { id: string; key: string }[] {
+  const specPath = path.join(root, 'node_modules', '@gitbook', 'api', 'spec', 'openapi.json');
+  const spec = JSON.parse(readFileSync(specPath, 'utf8')) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
+  return Object.entries(spec.paths).flatMap(([route, methods]) =>
+    Object.entries(methods)
+      .filter(([method]) => METHODS.includes(method))
+      .map(([method, operation]) => ({ id: operation.operationId ?? '?', key: operationKey(method, `/v1${route}`) })),
+  );
+}
+
+/** `GET /v1/spaces/{}`: a method and path with the names of its parameters left out. */
+function operationKey(method: string, route: string): string {
+  return `${method.toUpperCase()} ${route.replace(/\{[^}]*\}/g, '{}').replace(/\/$/, '')}`;
+}
+
+/** How many of the official operations the app serves, by method and path. */
+export function officialCoverage(operations: Operation[]): { served: number; total: number; missing: string[] } {
+  const ours = new Set(operations.map((o) => operationKey(o.method, o.path)));
+  const official = officialOperations();
+  const missing = official.filter((o) => !ours.has(o.key)).map((o) => o.id);
+  return { served: official.length - missing.length, total: official.length, missing: missing.sort() };
+}
+
 /** The Markdown table of the operations. */
 export function operationsTable(operations: Operation[]): string {
+  const coverage = officialCoverage(operations);
   return [
+    `${operations.length} operations, serving ${coverage.served} of the official document's ${coverage.total} (by method and path).`,
+    '',
     '| operationId | method | path | file |',
     '|---|---|---|---|',
     ...operations.map((o) => `| \`${o.id}\` | ${o.method} | \`${o.path}\` | ${o.file} |`),
@@ -123,7 +153,13 @@ export function withTable(page: string, table: string): string {
 
 async function main() {
   const page = readFileSync(OPERATIONS_PAGE, 'utf8');
-  const next = withTable(page, operationsTable(await listOperations()));
+  const operations = await listOperations();
+  const next = withTable(page, operationsTable(operations));
+  const coverage = officialCoverage(operations);
+  process.stdout.write(
+    `${operations.length} operations; ${coverage.served} of the official ${coverage.total} served (by method and path)\n`,
+  );
+  if (process.argv.includes('--missing')) process.stdout.write(`not served: ${coverage.missing.join(', ')}\n`);
   if (process.argv.includes('--check')) {
     if (next !== page) {
       process.stderr.write('docs/operations.md: the operation table is stale; run `npm run operations`\n');
