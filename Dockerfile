@@ -20,6 +20,9 @@ RUN npm ci --no-fund --no-audit
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 RUN npm run build
+# The web app: static files built by Vite (a dev dependency), served from app/dist.
+COPY app ./app
+RUN npm run build:app
 # Keep only the production dependencies (native modules stay built for this image's Node).
 RUN npm prune --omit=dev --no-fund --no-audit
 
@@ -33,6 +36,7 @@ WORKDIR /app
 COPY --from=build /app/package.json /app/package-lock.json ./
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/app/dist ./app/dist
 COPY bin ./bin
 # The image's `node` user (uid 1000) owns the data directory and nothing else.
 RUN mkdir -p /data && chown node:node /data

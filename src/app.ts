@@ -36,10 +36,10 @@ import { requestInput, schemaCompilers } from './http/validation.js';
 import { ErrorBody } from './lib/errors.js';
 import { newId } from './lib/ids.js';
 import { SCOPES } from './lib/scopes.js';
-import { registerLanding } from './pages/landing.js';
 import { registerReference } from './pages/reference.js';
 import { registerPublished } from './published/routes.js';
 import { prepareServerData } from './services/startup.js';
+import { registerWebApp } from './web/routes.js';
 
 export type { App } from './http/app.js';
 
@@ -170,7 +170,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     refResolver: { buildLocalReference: (json, _base, _fragment, i) => String(json.$id ?? `def-${i}`) },
   });
   registerReference(app, () => app.swagger());
-  registerLanding(app);
+  // The web app at `/` and at every `urls.app` address (the landing page when it is not built).
+  await app.register(registerWebApp);
 
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   // Probes are neither counted nor limited: an orchestrator polling them must never see a 429.

@@ -15,6 +15,7 @@ import { isScope, SCOPES, type Scope } from './lib/scopes.js';
 import { Urls } from './lib/urls.js';
 import { startServer } from './server.js';
 import { issueToken, revokeIssuedToken } from './services/tokens.js';
+import { ensureAppBuilt } from './web/build.js';
 
 const USAGE = `usage:
   bindery serve                      start the HTTP server (migrates first)
@@ -75,6 +76,7 @@ async function run(argv: string[]): Promise<void> {
   switch (command) {
     case 'serve':
     case undefined:
+      await ensureAppBuilt((message) => process.stderr.write(`bindery: ${message}\n`));
       return startServer(loadConfig());
     case 'migrate': {
       await withDb(

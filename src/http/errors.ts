@@ -61,7 +61,9 @@ async function registerErrorHandling(app: FastifyInstance): Promise<void> {
     const allowed = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'].filter(
       (method) => knownRoutes.find(method as HTTPMethod, path) !== null,
     );
-    if (allowed.length > 0) {
+    // A route of this very method that found nothing (a static file that is not there) is a 404.
+    const method = request.method === 'HEAD' ? 'GET' : request.method;
+    if (allowed.length > 0 && !allowed.includes(method)) {
       return send(reply, 405, `method ${request.method} is not allowed on ${path}`, {
         allow: allowed.join(', '),
       });

@@ -8,6 +8,7 @@ import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { createDb } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
+import { ensureAppBuilt } from '../../src/web/build.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -16,6 +17,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // The web app's files, served by every test server (built once here when missing or stale).
+  await ensureAppBuilt((message) => process.stderr.write(`${message}\n`));
   const adminUrl = process.env.TEST_DATABASE_URL;
   if (!adminUrl) {
     project.provide('databaseUrl', null);

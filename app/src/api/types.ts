@@ -1,0 +1,56 @@
+/** The API objects the app reads, as far as it reads them (the official shapes have more fields). */
+export interface Urls {
+  app: string;
+  location?: string;
+  published?: string;
+}
+
+export interface Organization {
+  object: 'organization';
+  id: string;
+  title: string;
+  urls: Urls;
+}
+
+export interface Collection {
+  object: 'collection';
+  id: string;
+  title: string;
+  parent?: string;
+  urls: Urls;
+}
+
+export interface Space {
+  object: 'space';
+  id: string;
+  title: string;
+  emoji?: string;
+  visibility: string;
+  organization: string;
+  parent?: string;
+  urls: Urls;
+}
+
+export interface RevisionPage {
+  id: string;
+  title: string;
+  emoji?: string;
+  kind?: string;
+  type: 'document' | 'group' | 'link' | 'computed';
+  path?: string;
+  slug?: string;
+  pages?: RevisionPage[];
+  href?: string;
+}
+
+export interface Revision {
+  object: 'revision';
+  id: string;
+  pages: RevisionPage[];
+}
+
+export interface List<T> {
+  items: T[];
+  next?: { page: string };
+  count?: number;
+}

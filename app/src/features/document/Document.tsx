@@ -1,0 +1,38 @@
+/**
+ * Draws a page's Document as the published site shows it: every block, inline and mark. A node of a
+ * type this renderer does not know is drawn as its children inside a labelled box, so nothing of a
+ * document is ever hidden from a reviewer.
+ */
+import { createContext, type ReactNode, useContext } from 'react';
+import { Block } from './blocks';
+import type { JSONDocument } from './types';
+
+export interface RevisionFile {
+  id: string;
+  name: string;
+  downloadURL: string;
+  contentType?: string;
+}
+
+export interface DocumentContext {
+  spaceId: string;
+  files: ReadonlyMap<string, RevisionFile>;
+}
+
+const Context = createContext<DocumentContext>({ spaceId: '', files: new Map() });
+
+export function useDocumentContext(): DocumentContext {
+  return useContext(Context);
+}
+
+export function DocumentView({ document, context }: { document: JSONDocument; context: DocumentContext }): ReactNode {
+  return (
+    <Context.Provider value={context}>
+      <div className="document">
+        {document.nodes.map((node, index) => (
+          <Block key={(node as { key?: string }).key ?? index} node={node} />
+        ))}
+      </div>
+    </Context.Provider>
+  );
+}

@@ -1,0 +1,68 @@
+/**
+ * The organization's navigation landmark: its collections and spaces as a tree, each space a link
+ * named by its title. Shown beside every screen of the organization.
+ */
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { Link } from '@tanstack/react-router';
+import type { Collection, Space } from '../../api/types';
+import { organizationCollectionsQuery, organizationQuery, organizationSpacesQuery } from './queries';
+import { buildTree, type TreeNode } from './tree';
+
+export function OrganizationNav({
+  organizationId,
+  currentSpaceId,
+}: {
+  organizationId: string;
+  currentSpaceId?: string;
+}) {
+  const { data: organization } = useSuspenseQuery(organizationQuery(organizationId));
+  const { data: spaces } = useSuspenseQuery(organizationSpacesQuery(organizationId));
+  const { data: collections } = useSuspenseQuery(organizationCollectionsQuery(organizationId));
+  const tree = buildTree(collections, spaces);
+  return (
+    <nav className="sidebar" aria-label={organization.title}>
+      <p className="sidebar-title">
+        <Link to="/o/$organizationId" params={{ organizationId }}>
+          {organization.title}
+        </Link>
+      </p>
+      <TreeList nodes={tree} currentSpaceId={currentSpaceId} />
+    </nav>
+  );
+}
+
+function TreeList({ nodes, currentSpaceId }: { nodes: TreeNode[]; currentSpaceId?: string }) {
+  if (nodes.length === 0) return null;
+  return (
+    <ul className="tree">
+      {nodes.map((node) => (
+        <li key={node.item.id}>
+          <TreeItem node={node} currentSpaceId={currentSpaceId} />
+          <TreeList nodes={node.children} currentSpaceId={currentSpaceId} />
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function TreeItem({ node, currentSpaceId }: { node: TreeNode; currentSpaceId?: string }) {
+  if (node.item.object === 'collection') {
+    const collection = node.item as Collection;
+    return (
+      <Link to="/c/$collectionId" params={{ collectionId: collection.id }} className="collection">
+        {collection.title}
+      </Link>
+    );
+  }
+  const space = node.item as Space;
+  return (
+    <Link
+      to="/s/$spaceId"
+      params={{ spaceId: space.id }}
+      aria-current={space.id === currentSpaceId ? 'page' : undefined}
+    >
+      {space.emoji ? <span aria-hidden="true">{space.emoji} </span> : null}
+      {space.title}
+    </Link>
+  );
+}

@@ -1,0 +1,36 @@
+import { queryOptions } from '@tanstack/react-query';
+import { request, requestAll } from '../../api/client';
+import type { Collection, Organization, Space } from '../../api/types';
+
+export const organizationsQuery = queryOptions({
+  queryKey: ['orgs'],
+  queryFn: ({ signal }) => requestAll<Organization>('/v1/orgs', signal),
+});
+
+export const organizationQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['orgs', organizationId],
+    queryFn: ({ signal }) => request<Organization>(`/v1/orgs/${encodeURIComponent(organizationId)}`, { signal }),
+  });
+
+export const organizationSpacesQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['orgs', organizationId, 'spaces'],
+    queryFn: ({ signal }) => requestAll<Space>(`/v1/orgs/${encodeURIComponent(organizationId)}/spaces`, signal),
+  });
+
+export const organizationCollectionsQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['orgs', organizationId, 'collections'],
+    queryFn: ({ signal }) =>
+      requestAll<Collection>(`/v1/orgs/${encodeURIComponent(organizationId)}/collections`, signal),
+  });
+
+export const collectionQuery = (collectionId: string) =>
+  queryOptions({
+    queryKey: ['collections', collectionId],
+    queryFn: ({ signal }) =>
+      request<Collection & { organization: string }>(`/v1/collections/${encodeURIComponent(collectionId)}`, {
+        signal,
+      }),
+  });

@@ -1,0 +1,75 @@
+/**
+ * A space: the organization's navigation, the space's page tree and the open page, drawn with
+ * every block. Answers `/s/{space}`, `/s/{space}/~/page/{pageId}` and `/s/{space}/{page path}`.
+ */
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useParams } from '@tanstack/react-router';
+import { Suspense } from 'react';
+import type { RevisionPage } from '../../api/types';
+import { DocumentView, type RevisionFile } from '../document/Document';
+import { Loading } from '../layout/Loading';
+import { OrganizationNav } from '../organizations/OrganizationNav';
+import { PageTree } from './PageTree';
+import { findPage, firstDocument } from './pages';
+import { pageQuery, spaceContentQuery, spaceQuery } from './queries';
+
+export function SpaceScreen() {
+  const params = useParams({ strict: false }) as { spaceId: string; pageId?: string; _splat?: string };
+  const { data: space } = useSuspenseQuery(spaceQuery(params.spaceId));
+  const { data: revision } = useSuspenseQuery(spaceContentQuery(params.spaceId));
+  const page =
+    params.pageId || params._splat
+      ? findPage(revision.pages, { id: params.pageId, path: params._splat?.replace(/\/$/, '') })
+      : firstDocument(revision.pages);
+  const files = new Map(((revision as { files?: RevisionFile[] }).files ?? []).map((file) => [file.id, file] as const));
+  return (
+    <div className="layout">
+      <Suspense fallback={<Loading label="Loading the organization" />}>
+        <OrganizationNav organizationId={space.organization} currentSpaceId={space.id} />
+      </Suspense>
+      <PageTree spaceId={space.id} title={space.title} pages={revision.pages} currentPageId={page?.id} />
+      <main className="screen page">
+        <p className="space-title">{space.title}</p>
+        {page ? (
+          <PageContent spaceId={space.id} page={page} files={files} />
+        ) : (
+          <>
+            <h1>{params.pageId || params._splat ? 'Page not found' : 'This space has no pages yet'}</h1>
+            <p>{params.pageId || params._splat ? 'No page of this space is at this address.' : null}</p>
+          </>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function PageContent({
+  spaceId,
+  page,
+  files,
+}: {
+  spaceId: string;
+  page: RevisionPage;
+  files: ReadonlyMap<string, RevisionFile>;
+}) {
+  // The tree's title shows at once; the body follows when it arrives.
+  const { data, error, isPending } = useQuery(pageQuery(spaceId, page.id));
+  return (
+    <article>
+      <h1>
+        {page.emoji ? <span aria-hidden="true">{page.emoji} </span> : null}
+        {data?.title ?? page.title}
+      </h1>
+      {data?.description ? <p className="description">{data.description}</p> : null}
+      {error ? (
+        <p role="alert" className="error">
+          {error.message}
+        </p>
+      ) : isPending ? (
+        <Loading label="Loading the page" />
+      ) : data?.document ? (
+        <DocumentView document={data.document} context={{ spaceId, files }} />
+      ) : null}
+    </article>
+  );
+}

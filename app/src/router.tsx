@@ -1,0 +1,70 @@
+/**
+ * Every screen and the URL it answers: the `urls.app` addresses the API hands out (`/o/{org}`,
+ * `/s/{space}`, `/s/{space}/{page path}`, `/c/{collection}`), so that a link from the API, or a
+ * reload, opens the same screen.
+ */
+import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { basePath } from './base';
+import { AppShell } from './features/layout/AppShell';
+import { ErrorScreen } from './features/layout/ErrorScreen';
+import { NotFound } from './features/layout/NotFound';
+import { CollectionScreen } from './features/organizations/CollectionScreen';
+import { Home } from './features/organizations/Home';
+import { OrganizationHome } from './features/organizations/OrganizationHome';
+import { SpaceScreen } from './features/spaces/SpaceScreen';
+
+const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
+
+const homeRoute = createRoute({ getParentRoute: () => rootRoute, path: '/', component: Home });
+
+export const organizationRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/o/$organizationId',
+  component: OrganizationHome,
+});
+
+export const collectionRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/c/$collectionId',
+  component: CollectionScreen,
+});
+
+export const spaceRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/s/$spaceId',
+  component: () => <SpaceScreen />,
+});
+
+export const pageByIdRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/s/$spaceId/~/page/$pageId',
+  component: () => <SpaceScreen />,
+});
+
+export const pageByPathRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/s/$spaceId/$',
+  component: () => <SpaceScreen />,
+});
+
+const routeTree = rootRoute.addChildren([
+  homeRoute,
+  organizationRoute,
+  collectionRoute,
+  spaceRoute,
+  pageByIdRoute,
+  pageByPathRoute,
+]);
+
+export const router = createRouter({
+  routeTree,
+  basepath: basePath || '/',
+  defaultPreload: 'intent',
+  defaultErrorComponent: ErrorScreen,
+});
+
+declare module '@tanstack/react-router' {
+  interface Register {
+    router: typeof router;
+  }
+}

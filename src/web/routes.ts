@@ -1,0 +1,76 @@
+/**
+ * The web app, served by the server that answers its API: `index.html` at `/` and at every app
+ * address the API hands out (`urls.app`: `/o/…`, `/s/…`, `/c/…`), so deep links work on reload, and
+ * its hashed files under `/app/assets/` (immutable). The page gets a `<base href>` and the server's
+ * path (PUBLIC_URL may have one), and a strict Content-Security-Policy: scripts and styles from this
+ * origin only, no inline script. Without a build (a checkout where it was never built and Vite is
+ * absent), `/` keeps the small landing page.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { App } from '../http/app.js';
+import { basePath } from '../pages/html.js';
+import { registerLanding } from '../pages/landing.js';
+import { APP_DIST } from './build.js';
+
+/** The addresses of the app's screens (their first path segment), besides `/`. */
+export const APP_PREFIXES = ['o', 's', 'c', 'account'] as const;
+
+export const APP_CSP = [
+  "default-src 'self'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data: https:",
+  "connect-src 'self'",
+  "font-src 'self'",
+  "object-src 'none'",
+  "base-uri 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+function escapeAttribute(value: string): string {
+  return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+}
+
+/** index.html as built, with where the app lives and the links a reader without JavaScript needs. */
+export function appIndexHtml(built: string, base: string): string {
+  const head = `<base href="${escapeAttribute(`${base}/app/`)}">\n    <meta name="bindery-base" content="${escapeAttribute(base)}">`;
+  const noscript = `<noscript><main><h1>Bindery</h1><p>The Bindery app needs JavaScript. Without it: the <a href="${escapeAttribute(base)}/docs">API reference</a>, the <a href="${escapeAttribute(base)}/v1/openapi.json">OpenAPI document</a>, and the documentation in Bindery's source (<code>docs/guide/</code>).</p></main></noscript>`;
+  return built
+    .replace('<meta charset="utf-8" />', (m) => `${m}\n    ${head}`)
+    .replace(/<noscript>[\s\S]*?<\/noscript>/, noscript);
+}
+
+export async function registerWebApp(app: App): Promise<void> {
+  const indexFile = path.join(APP_DIST, 'index.html');
+  if (!existsSync(indexFile)) {
+    app.log.warn('the web app is not built (app/dist): `/` serves the landing page; run `npm run build:app`');
+    registerLanding(app);
+    return;
+  }
+  const html = appIndexHtml(readFileSync(indexFile, 'utf8'), basePath(app));
+  const sendIndex = async (_request: unknown, reply: import('fastify').FastifyReply) =>
+    reply
+      .header('content-security-policy', APP_CSP)
+      .header('cache-control', 'no-cache')
+      .type('text/html; charset=utf-8')
+      .send(html);
+  const options = { config: { public: true }, schema: { hide: true } } as const;
+  app.get('/', options, sendIndex);
+  for (const prefix of APP_PREFIXES) {
+    app.get(`/${prefix}`, options, sendIndex);
+    app.get(`/${prefix}/*`, options, sendIndex);
+  }
+  await app.register(fastifyStatic, {
+    root: path.join(APP_DIST, 'assets'),
+    prefix: '/app/assets/',
+    // Every file name carries a hash of its content: a new build is a new name.
+    immutable: true,
+    maxAge: '365d',
+    index: false,
+    wildcard: true,
+    decorateReply: false,
+  });
+}
