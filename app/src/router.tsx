@@ -5,6 +5,7 @@
  */
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { basePath } from './base';
+import { AccountScreen } from './features/account/AccountScreen';
 import { AppShell } from './features/layout/AppShell';
 import { ErrorScreen } from './features/layout/ErrorScreen';
 import { NotFound } from './features/layout/NotFound';
@@ -47,8 +48,11 @@ export const pageByPathRoute = createRoute({
   component: () => <SpaceScreen />,
 });
 
+const accountRoute = createRoute({ getParentRoute: () => rootRoute, path: '/account', component: AccountScreen });
+
 const routeTree = rootRoute.addChildren([
   homeRoute,
+  accountRoute,
   organizationRoute,
   collectionRoute,
   spaceRoute,

@@ -1,6 +1,7 @@
 /** `/o/{organizationId}`: the organization's navigation and its spaces. */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
+import { SearchBox } from '../search/SearchBox';
 import { OrganizationNav } from './OrganizationNav';
 import { organizationQuery, organizationSpacesQuery } from './queries';
 
@@ -13,6 +14,7 @@ export function OrganizationHome() {
       <OrganizationNav organizationId={organizationId} />
       <main className="screen">
         <h1>{organization.title}</h1>
+        <SearchBox organizationId={organizationId} label={`Search ${organization.title}`} />
         <h2>Spaces</h2>
         {spaces.length === 0 ? (
           <p>No spaces yet.</p>

@@ -9,6 +9,7 @@ import type { RevisionPage } from '../../api/types';
 import { DocumentView, type RevisionFile } from '../document/Document';
 import { Loading } from '../layout/Loading';
 import { OrganizationNav } from '../organizations/OrganizationNav';
+import { SearchBox } from '../search/SearchBox';
 import { PageTree } from './PageTree';
 import { findPage, firstDocument } from './pages';
 import { pageQuery, spaceContentQuery, spaceQuery } from './queries';
@@ -30,6 +31,7 @@ export function SpaceScreen() {
       <PageTree spaceId={space.id} title={space.title} pages={revision.pages} currentPageId={page?.id} />
       <main className="screen page">
         <p className="space-title">{space.title}</p>
+        <SearchBox spaceId={space.id} label={`Search in ${space.title}`} />
         {page ? (
           <PageContent spaceId={space.id} page={page} files={files} />
         ) : (

@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest';
+import type { Collection, Space } from '../../api/types';
+import { buildTree } from './tree';
+
+const collection = (id: string, title: string, parent?: string): Collection => ({
+  object: 'collection',
+  id,
+  title,
+  parent,
+  urls: { app: `/c/${id}` },
+});
+const space = (id: string, title: string, parent?: string): Space => ({
+  object: 'space',
+  id,
+  title,
+  parent,
+  visibility: 'private',
+  organization: 'org',
+  urls: { app: `/s/${id}` },
+});
+
+describe('the organization tree', () => {
+  it('nests spaces and collections by parent, collections first, then by title', () => {
+    const tree = buildTree(
+      [collection('c1', 'Guides'), collection('c2', 'Inner', 'c1')],
+      [space('s1', 'Zeta'), space('s2', 'Alpha'), space('s3', 'In guides', 'c1'), space('s4', 'Deep', 'c2')],
+    );
+    expect(tree.map((n) => n.item.title)).toEqual(['Guides', 'Alpha', 'Zeta']);
+    expect(tree[0]?.children.map((n) => n.item.title)).toEqual(['Inner', 'In guides']);
+    expect(tree[0]?.children[0]?.children.map((n) => n.item.title)).toEqual(['Deep']);
+  });
+
+  it('puts an item whose parent the caller cannot see at the top', () => {
+    const tree = buildTree([], [space('s1', 'Orphan', 'hidden-collection')]);
+    expect(tree.map((n) => n.item.id)).toEqual(['s1']);
+  });
+});
