@@ -6,6 +6,8 @@
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { basePath } from './base';
 import { AccountScreen } from './features/account/AccountScreen';
+import { ChangeRequestScreen } from './features/change-requests/ChangeRequestScreen';
+import { ChangeRequestsScreen } from './features/change-requests/ChangeRequestsScreen';
 import { AppShell } from './features/layout/AppShell';
 import { ErrorScreen } from './features/layout/ErrorScreen';
 import { NotFound } from './features/layout/NotFound';
@@ -42,6 +44,18 @@ export const pageByIdRoute = createRoute({
   component: () => <SpaceScreen />,
 });
 
+export const changeRequestsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/s/$spaceId/~/changes',
+  component: ChangeRequestsScreen,
+});
+
+export const changeRequestRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/s/$spaceId/~/changes/$number',
+  component: ChangeRequestScreen,
+});
+
 export const pageByPathRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/s/$spaceId/$',
@@ -57,6 +71,8 @@ const routeTree = rootRoute.addChildren([
   collectionRoute,
   spaceRoute,
   pageByIdRoute,
+  changeRequestsRoute,
+  changeRequestRoute,
   pageByPathRoute,
 ]);
 

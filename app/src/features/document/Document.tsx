@@ -25,13 +25,21 @@ export function useDocumentContext(): DocumentContext {
   return useContext(Context);
 }
 
-export function DocumentView({ document, context }: { document: JSONDocument; context: DocumentContext }): ReactNode {
+/** A document's blocks, or `children` drawn in the document's context (a diff draws its own blocks). */
+export function DocumentView({
+  document,
+  context,
+  children,
+}: {
+  document: JSONDocument;
+  context: DocumentContext;
+  children?: ReactNode;
+}): ReactNode {
   return (
     <Context.Provider value={context}>
       <div className="document">
-        {document.nodes.map((node, index) => (
-          <Block key={(node as { key?: string }).key ?? index} node={node} />
-        ))}
+        {children ??
+          document.nodes.map((node, index) => <Block key={(node as { key?: string }).key ?? index} node={node} />)}
       </div>
     </Context.Provider>
   );

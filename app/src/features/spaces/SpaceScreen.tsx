@@ -3,7 +3,7 @@
  * every block. Answers `/s/{space}`, `/s/{space}/~/page/{pageId}` and `/s/{space}/{page path}`.
  */
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { useParams } from '@tanstack/react-router';
+import { Link, useParams } from '@tanstack/react-router';
 import { Suspense } from 'react';
 import type { RevisionPage } from '../../api/types';
 import { DocumentView, type RevisionFile } from '../document/Document';
@@ -30,7 +30,12 @@ export function SpaceScreen() {
       </Suspense>
       <PageTree spaceId={space.id} title={space.title} pages={revision.pages} currentPageId={page?.id} />
       <main className="screen page">
-        <p className="space-title">{space.title}</p>
+        <p className="space-title">
+          {space.title} ·{' '}
+          <Link to="/s/$spaceId/~/changes" params={{ spaceId: space.id }}>
+            Change requests
+          </Link>
+        </p>
         <SearchBox spaceId={space.id} label={`Search in ${space.title}`} />
         {page ? (
           <PageContent spaceId={space.id} page={page} files={files} />

@@ -1,0 +1,99 @@
+import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
+import { request, requestAll } from '../../api/client';
+import type { JSONDocument, PageDocument } from '../document/types';
+import type { ChangeRequest, Comment, Review, SemanticChanges } from './types';
+
+const crPath = (spaceId: string, key: string | number) =>
+  `/v1/spaces/${encodeURIComponent(spaceId)}/change-requests/${encodeURIComponent(String(key))}`;
+
+export const changeRequestsQuery = (spaceId: string, status: string) =>
+  queryOptions({
+    queryKey: ['spaces', spaceId, 'change-requests', status],
+    queryFn: ({ signal }) =>
+      requestAll<ChangeRequest>(
+        `/v1/spaces/${encodeURIComponent(spaceId)}/change-requests?status=${encodeURIComponent(status)}`,
+        signal,
+      ),
+  });
+
+export const changeRequestQuery = (spaceId: string, key: string) =>
+  queryOptions({
+    queryKey: ['spaces', spaceId, 'change-requests', 'one', key],
+    queryFn: ({ signal }) => request<ChangeRequest>(crPath(spaceId, key), { signal }),
+  });
+
+export const changesQuery = (spaceId: string, key: string) =>
+  queryOptions({
+    queryKey: ['spaces', spaceId, 'change-requests', 'one', key, 'changes'],
+    queryFn: ({ signal }) => request<SemanticChanges>(`${crPath(spaceId, key)}/changes?limit=100`, { signal }),
+  });
+
+/** A page as it is in a revision (the change request's base) or in the change request. */
+export const revisionPageQuery = (spaceId: string, revisionId: string, pageId: string) =>
+  queryOptions({
+    queryKey: ['spaces', spaceId, 'revisions', revisionId, 'page', pageId],
+    queryFn: ({ signal }) =>
+      request<PageDocument>(
+        `/v1/spaces/${encodeURIComponent(spaceId)}/revisions/${encodeURIComponent(revisionId)}/page/${encodeURIComponent(pageId)}`,
+        { signal },
+      ),
+    staleTime: Number.POSITIVE_INFINITY, // a revision never changes
+  });
+
+export const commentsQuery = (spaceId: string, key: string) =>
+  queryOptions({
+    queryKey: ['spaces', spaceId, 'change-requests', 'one', key, 'comments'],
+    queryFn: ({ signal }) => requestAll<Comment>(`${crPath(spaceId, key)}/comments`, signal),
+  });
+
+export const reviewsQuery = (spaceId: string, key: string) =>
+  queryOptions({
+    queryKey: ['spaces', spaceId, 'change-requests', 'one', key, 'reviews'],
+    queryFn: ({ signal }) => requestAll<Review>(`${crPath(spaceId, key)}/reviews`, signal),
+  });
+
+/** Plain text as a Document of paragraphs (one per line), as comments and reviews carry it. */
+export function textDocument(text: string): JSONDocument {
+  return {
+    object: 'document',
+    nodes: text.split('\n').map((line) => ({
+      object: 'block' as const,
+      type: 'paragraph',
+      nodes: [{ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: line, marks: [] }] }],
+    })),
+  };
+}
+
+/** Every action on a change request refreshes what it shows of it. */
+function useChangeRequestAction<T, R>(spaceId: string, action: (input: T) => Promise<R>) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: action,
+    onSuccess: () => client.invalidateQueries({ queryKey: ['spaces', spaceId] }),
+  });
+}
+
+export function usePostComment(spaceId: string, key: string) {
+  return useChangeRequestAction(spaceId, (text: string) =>
+    request(`${crPath(spaceId, key)}/comments`, { method: 'POST', body: { body: textDocument(text) } }),
+  );
+}
+
+export function useSubmitReview(spaceId: string, key: string) {
+  return useChangeRequestAction(spaceId, (input: { status: Review['status']; comment?: string }) =>
+    request(`${crPath(spaceId, key)}/reviews`, {
+      method: 'POST',
+      body: { status: input.status, ...(input.comment ? { comment: textDocument(input.comment) } : {}) },
+    }),
+  );
+}
+
+export function useMerge(spaceId: string, key: string) {
+  return useChangeRequestAction(spaceId, () =>
+    request<{ result: 'merge' | 'conflicts'; revision: string }>(`${crPath(spaceId, key)}/merge`, { method: 'POST' }),
+  );
+}
+
+export function useUpdateFromLive(spaceId: string, key: string) {
+  return useChangeRequestAction(spaceId, () => request(`${crPath(spaceId, key)}/update`, { method: 'POST' }));
+}
