@@ -74,6 +74,19 @@ export interface Config {
    * 0: off). See src/http/response-cache.ts.
    */
   responseCacheBytes: number;
+  /** A browser session unused this long ends (`SESSION_IDLE_DAYS`, default 14), in milliseconds. */
+  sessionIdleMs: number;
+  /** A browser session ends this long after sign-in however used (`SESSION_MAX_DAYS`, default 30), in ms. */
+  sessionMaxMs: number;
+  /** Outgoing mail (password resets, invitations); null: none is sent (`SMTP_URL`, `MAIL_FROM`). */
+  smtp: SmtpConfig | null;
+}
+
+export interface SmtpConfig {
+  /** `smtp://user:pass@host:port` (STARTTLS when offered) or `smtps://…` (TLS from the start). */
+  url: string;
+  /** The From address of every message. */
+  from: string;
 }
 
 export interface AiConfig {
@@ -261,6 +274,26 @@ function parsePositiveNumber(name: string, raw: string | undefined, fallback: nu
   return value;
 }
 
+function parseSmtp(env: NodeJS.ProcessEnv, publicUrl: string): SmtpConfig | null {
+  const raw = env.SMTP_URL?.trim();
+  if (!raw) {
+    if (env.MAIL_FROM?.trim()) throw new ConfigError('MAIL_FROM needs SMTP_URL (the server that sends the mail)');
+    return null;
+  }
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  }
+  if ((url.protocol !== 'smtp:' && url.protocol !== 'smtps:') || !url.hostname) {
+    // The URL may hold a password: it is not repeated in the message.
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL with a host');
+  }
+  const from = env.MAIL_FROM?.trim() || `Bindery <bindery@${new URL(publicUrl).hostname}>`;
+  return { url: raw, from };
+}
+
 /** Reads the configuration from `env`; throws {@link ConfigError} naming the first bad variable. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const port = parsePort(env.PORT);
@@ -304,5 +337,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     insightsRetentionDays: parsePositiveInt('INSIGHTS_RETENTION_DAYS', env.INSIGHTS_RETENTION_DAYS, 365),
     workers: parseWorkers(env.WORKERS, parseDatabaseUrl(env.DATABASE_URL)),
     responseCacheBytes: parseNonNegativeInt('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 64) * 1024 * 1024,
+    sessionIdleMs: parsePositiveNumber('SESSION_IDLE_DAYS', env.SESSION_IDLE_DAYS, 14) * 86_400_000,
+    sessionMaxMs: parsePositiveNumber('SESSION_MAX_DAYS', env.SESSION_MAX_DAYS, 30) * 86_400_000,
+    smtp: parseSmtp(env, publicUrl),
   };
 }

@@ -19,6 +19,8 @@ export const WRITES_WITHOUT_EVENT = {
     'processing found the content unchanged: only the processing state (job bookkeeping); new content records `openapi.version.created`',
   issueToken: 'a user who is a member of no organization has no audit log to record `token.created` in',
   revokeIssuedToken: 'a user who is a member of no organization has no audit log to record `token.revoked` in',
+  accountChange:
+    "a change of a user's own sign-in (sessions, password, failed attempts) is recorded in each organization of the user; one who is a member of none has no audit log",
   settleAttempt: "a webhook delivery's attempt: recording it as an event would feed the webhooks their own deliveries",
 } as const;
 

@@ -18,10 +18,10 @@ const TRIGGER = 'bindery_changes';
 const UNWATCHED = new Set(['jobs', 'kysely_migration', 'kysely_migration_lock']);
 
 /**
- * Columns whose updates are bookkeeping (as in src/db/writes.ts): a token's `last_used_at` is
- * written once a minute per token in use and is shown nowhere a response is cached.
+ * Columns whose updates are bookkeeping (as in src/db/writes.ts): a token's or session's `last_used_at`
+ * is written once a minute per token or session in use and is shown nowhere a response is cached.
  */
-const UNWATCHED_COLUMNS: Record<string, string[]> = { api_tokens: ['last_used_at'] };
+const UNWATCHED_COLUMNS: Record<string, string[]> = { api_tokens: ['last_used_at'], sessions: ['last_used_at'] };
 
 export async function ensureChangeTriggers<T>(db: Kysely<T>): Promise<void> {
   // One process at a time (several may start together on one database).

@@ -37,6 +37,7 @@ import type {
 import type { OpenapiSpecsTable, OpenapiSpecVersionsTable, TranslationSettingsTable } from './schema/openapi.js';
 import type { ChangeRequestReviewsTable, CommentReactionsTable, CommentsTable } from './schema/reviews.js';
 import type { SearchIndexStateTable, SearchPassagesTable } from './schema/search.js';
+import type { PasswordResetsTable, SessionsTable, SignInFailuresTable, UserPasswordsTable } from './schema/sessions.js';
 import type {
   SitePublishingAuthTable,
   SiteRedirectsTable,
@@ -58,6 +59,7 @@ export type * from './schema/integrations.js';
 export type * from './schema/openapi.js';
 export type * from './schema/reviews.js';
 export type * from './schema/search.js';
+export type * from './schema/sessions.js';
 export type * from './schema/sites.js';
 export type * from './schema/system.js';
 export type { Bool } from './schema/types.js';
@@ -106,4 +108,8 @@ export interface Database {
   comments: CommentsTable;
   comment_reactions: CommentReactionsTable;
   change_request_reviews: ChangeRequestReviewsTable;
+  sessions: SessionsTable;
+  user_passwords: UserPasswordsTable;
+  password_resets: PasswordResetsTable;
+  sign_in_failures: SignInFailuresTable;
 }

@@ -20,12 +20,13 @@ export class WriteCounter {
 
 /**
  * Writes no API response depends on, so that they do not invalidate cached responses: the job
- * queue's own rows (claims, heartbeats, results) and the token's `last_used_at`, written once a
- * minute per token by authentication. As Kysely compiles them (`?` on SQLite, `$n` on PostgreSQL).
+ * queue's own rows (claims, heartbeats, results) and the `last_used_at` of a token or a session,
+ * written once a minute per token or session by authentication. As Kysely compiles them (`?` on SQLite, `$n` on PostgreSQL).
  */
 const BOOKKEEPING = [
   /^\s*(insert\s+into|update|delete\s+from)\s+"jobs"[\s(]/i,
   /^\s*update\s+"api_tokens"\s+set\s+"last_used_at"\s*=\s*(\?|\$1)\s+where\s+"id"\s*=\s*(\?|\$2)\s*$/i,
+  /^\s*update\s+"sessions"\s+set\s+"last_used_at"\s*=\s*(\?|\$1)\s+where\s+"id"\s*=\s*(\?|\$2)\s*$/i,
 ];
 
 export function bookkeeping(sql: string): boolean {

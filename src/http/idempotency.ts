@@ -150,7 +150,8 @@ async function registerIdempotency(app: FastifyInstance): Promise<void> {
   }
 
   async function claimOrReplay(request: FastifyRequest, reply: FastifyReply) {
-    if (request.method !== 'POST' || !request.auth) return;
+    // Keys are kept per access token; a browser session (which has none) does not replay.
+    if (request.method !== 'POST' || !request.auth || request.auth.sessionId) return;
     const key = header(request, 'idempotency-key');
     if (key === undefined) return;
     if (!/^[\x21-\x7e]{1,255}$/.test(key)) {

@@ -7,7 +7,8 @@ import { caller } from './auth.js';
 /** The acting user of an authenticated API request. */
 export function actorOf(request: FastifyRequest): Actor {
   const auth = caller(request);
-  return { type: 'user', user: auth.user, tokenId: auth.tokenId, source: 'api' };
+  // A session is no token: its changes are recorded without one.
+  return { type: 'user', user: auth.user, tokenId: auth.sessionId ? null : auth.tokenId, source: 'api' };
 }
 
 /** The context a route hands to a service function. */
