@@ -23,6 +23,7 @@ import revisionRoutes from './revisions/routes.js';
 import adsRoutes from './sites/ads/routes.js';
 import siteCustomizationRoutes from './sites/customization/routes.js';
 import siteInsightsRoutes from './sites/insights/routes.js';
+import sitePermissionRoutes from './sites/permissions/routes.js';
 import siteRedirectRoutes from './sites/redirects/routes.js';
 import siteRoutes from './sites/routes.js';
 import siteSectionRoutes from './sites/sections/routes.js';
@@ -54,6 +55,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(siteRedirectRoutes);
   await app.register(shareLinkRoutes);
   await app.register(siteInsightsRoutes);
+  await app.register(sitePermissionRoutes);
   // Shared by the content and change-request areas (pages nest pages).
   app.addSchema(RevisionPage);
   await app.register(changeRequestRoutes);

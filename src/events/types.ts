@@ -43,6 +43,7 @@ export const EVENT_TYPES = {
   'site.unpublished': 'Site unpublished',
   'site.deleted': 'Site deleted',
   'site.structure.updated': 'Site structure updated',
+  'site.permissions.updated': 'Site permissions updated',
   'site.customization.updated': 'Site customization updated',
   'site.space_customization.updated': 'Site space customization updated',
   'site.ads.updated': 'Site ads updated',

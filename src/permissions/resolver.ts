@@ -40,9 +40,11 @@ export interface ResolveContext {
   /** null: guest, or not a member at all (see `member`). */
   orgRole: Role | null;
   member: boolean;
-  /** Highest role granted to the user or their teams directly on a node. */
-  grantOn(type: NodeType, id: string): Role | null;
+  /** Highest role granted to the user or their teams directly on a node (or on a site). */
+  grantOn(type: NodeType | 'site', id: string): Role | null;
   collections: ReadonlyMap<string, CollectionShape>;
+  /** The sites granted to the user or their teams (`inviteToSite`); none when not given. */
+  grantedSites?: readonly string[];
 }
 
 const MAX_DEPTH = 64;
@@ -148,6 +150,11 @@ export class Viewer {
     return this.roleOn({ type: 'space', id: space.id, parent_id: space.parent_id, default_level: space.default_level });
   }
 
+  /** The sites a grant reaches the user on (directly or through a team), whatever their organization role. */
+  grantedSites(): readonly string[] {
+    return this.ctx.member ? (this.ctx.grantedSites ?? []) : [];
+  }
+
   roleOnCollection(id: string): Role | null {
     const shape = this.ctx.collections.get(id);
     return shape ? this.roleOn({ type: 'collection', id, ...shape }) : null;
@@ -173,6 +180,7 @@ export async function loadViewer(db: Db, organizationId: string, userId: string)
     member,
     grantOn: (type, id) => grants.get(`${type}:${id}`) ?? null,
     collections,
+    grantedSites: [...grants.keys()].filter((key) => key.startsWith('site:')).map((key) => key.slice(5)),
   });
 }
 
@@ -224,10 +232,9 @@ export async function loadViewers(db: Db, organizationId: string, userIds: strin
     const membership = membershipOf.get(userId);
     const member = membership !== undefined && membership.disabled === 0;
     const principals = [`user:${userId}`, ...(teamsOf.get(userId) ?? []).map((t) => `team:${t}`)];
-    const grantOn = grantsFor(
-      principals.flatMap((p) => grantsOf.get(p) ?? []),
-      principals,
-    );
+    const rows = principals.flatMap((p) => grantsOf.get(p) ?? []);
+    const grantOn = grantsFor(rows, principals);
+    const grantedSites = [...new Set(rows.filter((r) => r.target_type === 'site').map((r) => r.target_id))];
     viewers.set(
       userId,
       new Viewer(userId, organizationId, {
@@ -235,6 +242,7 @@ export async function loadViewers(db: Db, organizationId: string, userIds: strin
         member,
         grantOn,
         collections,
+        grantedSites,
       }),
     );
   }

@@ -1,7 +1,9 @@
 /**
- * Who may do what on a docs site. Sites belong to the organization, not to the content tree, so the
- * organization role decides:
- * - `read` and above (members who are not guests) see sites; to everyone else a site does not exist (404);
+ * Who may do what on a docs site. A member's role on a site is the highest of their organization
+ * role and the roles granted on that site to them or to one of their teams (`inviteToSite`, stored
+ * with the other grants in `content_permissions`, target type `site`); a guest has only the grants.
+ * That role decides:
+ * - any role sees the site; to everyone else (and to disabled members) it does not exist (404);
  * - `create` and above create sites and change them (settings, site spaces, sections, redirects,
  *   customization);
  * - `admin` deletes them and manages their share links; and decides who can read a site
@@ -15,9 +17,10 @@ import type { SiteRow, SpaceRow } from '../db/schema.js';
 import { caller } from '../http/auth.js';
 import { forbidden, notFound } from '../lib/errors.js';
 import type { Role } from '../lib/schemas.js';
+import { grantsOfUser } from './access-cache.js';
 import { authorizeSpace } from './content.js';
-import { findMembership } from './organization.js';
-import { atLeast } from './roles.js';
+import { findMembership, type OrgMembership } from './organization.js';
+import { atLeast, highest } from './roles.js';
 
 /** What each kind of site operation needs (`publish`: anything that changes who can read the site). */
 export type SiteAction = 'read' | 'write' | 'publish' | 'admin';
@@ -32,8 +35,33 @@ export function requireSiteRole(role: Role, action: SiteAction, what: string): v
 
 export interface AuthorizedSite<T extends SiteRow = SiteRow> {
   site: T;
-  /** The caller's organization role (never a guest's null: guests do not see sites). */
+  /** The caller's role on the site: their organization role or a higher one granted on the site. */
   role: Role;
+}
+
+/**
+ * The role of an enabled member on the site `siteId`: the highest of their organization role (null
+ * for a guest) and the grants on the site reaching them (cached with the resolver's other facts).
+ */
+export async function siteRoleOf(db: Db, membership: OrgMembership | null, siteId: string): Promise<Role | null> {
+  if (!membership || membership.disabled) return null;
+  const grants = await grantsOfUser(db, membership.organizationId, membership.userId);
+  return highest([membership.role, grants.get(`site:${siteId}`)]);
+}
+
+/** The caller's role on each of `siteIds` (a page of sites), from one membership and one grant map. */
+export async function siteRolesOf(
+  db: Db,
+  userId: string,
+  organizationId: string,
+  siteIds: string[],
+): Promise<Map<string, Role | null>> {
+  const membership = await findMembership(db, organizationId, userId);
+  const roles = new Map<string, Role | null>();
+  if (!membership || membership.disabled) return roles;
+  const grants = await grantsOfUser(db, organizationId, userId);
+  for (const id of siteIds) roles.set(id, highest([membership.role, grants.get(`site:${id}`)]));
+  return roles;
 }
 
 /** The caller's organization role if they may do `action` on the organization's sites (404 / 403 otherwise). */
@@ -75,11 +103,11 @@ export async function authorizeSite<T extends SiteRow = SiteRow>(
   find: (db: Db, organizationId: string, siteId: string) => Promise<T | undefined> = findSiteOf as typeof find,
 ): Promise<AuthorizedSite<T>> {
   const membership = await findMembership(db, organizationId, userId);
-  const visible = membership !== null && membership.role !== null && !membership.disabled;
-  const site = visible ? await find(db, organizationId, siteId) : undefined;
-  if (!site || !membership?.role) throw notFound(`site ${siteId} not found`);
-  requireSiteRole(membership.role, action, what);
-  return { site, role: membership.role };
+  const role = await siteRoleOf(db, membership, siteId);
+  const site = role ? await find(db, organizationId, siteId) : undefined;
+  if (!site || !role) throw notFound(`site ${siteId} not found`);
+  requireSiteRole(role, action, what);
+  return { site, role };
 }
 
 /** The Site `permissions` flags for an organization role. */

@@ -9,8 +9,11 @@ import type { NodeTarget } from '../../permissions/content.js';
 import type { PrincipalType } from '../../permissions/grants.js';
 import type { NodeType } from '../../permissions/resolver.js';
 
-/** The space or collection whose grants are read or changed (authorized by src/permissions). */
-export type Target = NodeTarget;
+/**
+ * The space, collection or site whose grants are read or changed (authorized by src/permissions;
+ * the sites area keeps a site's grants here too, `target_type` `site`).
+ */
+export type Target = Omit<NodeTarget, 'type'> & { type: NodeTarget['type'] | 'site' };
 
 /** Sets (role) or removes (null) the grant of each principal on the target (the caller's transaction). */
 export async function setGrants(

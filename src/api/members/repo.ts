@@ -9,8 +9,8 @@ import type { Role } from '../../lib/schemas.js';
 import { nowIso } from '../../lib/time.js';
 import { grantedSpaceCount, grantedSpaceCounts } from '../../permissions/grants.js';
 import { cachedMemberCount } from '../../permissions/organization.js';
-import { loadViewer, loadViewers } from '../../permissions/resolver.js';
-import { siteSpaceNodes } from '../../sites/node-cache.js';
+import { loadViewer, loadViewers, type Viewer } from '../../permissions/resolver.js';
+import { type SiteSpaceNode, siteSpaceNodes } from '../../sites/node-cache.js';
 import type { ListMembersQuery } from './schemas.js';
 
 /** A member joined with their user. */
@@ -244,20 +244,16 @@ export async function memberCounts(
 
 /**
  * How many of the organization's sites each user can reach: a site counts when the user has a role
- * on at least one live space it publishes, as resolved for the site's permissions aggregate (so a
+ * granted on the site itself (`inviteToSite`, to them or a team of theirs), or a role on at least one
+ * live space it publishes, as resolved for the site's permissions aggregate (so a
  * member's `sites` is the number of site aggregates listing them). A fixed number of queries for
  * any number of users; the roles are resolved in memory.
  */
 export async function siteCounts(db: DbOrTrx, organizationId: string, userIds: string[]): Promise<Map<string, number>> {
   const counts = new Map<string, number>();
   const nodes = await siteSpaceNodes(db, organizationId);
-  if (nodes.length === 0) return counts;
   for (const [userId, viewer] of await loadViewers(db, organizationId, userIds)) {
-    const reached = new Set<string>();
-    for (const node of nodes) {
-      if (!reached.has(node.site_id) && viewer.roleOn({ type: 'space', ...node })) reached.add(node.site_id);
-    }
-    counts.set(userId, reached.size);
+    counts.set(userId, sitesReached(nodes, viewer).size);
   }
   return counts;
 }
@@ -300,11 +296,16 @@ async function siteCountOf(db: DbOrTrx, organizationId: string, userId: string):
     siteSpaceNodes(db, organizationId),
     loadViewer(db, organizationId, userId),
   ]);
-  const reached = new Set<string>();
+  return sitesReached(nodes, viewer).size;
+}
+
+/** The sites `viewer` reaches: through a live space one publishes, or a grant on the site itself. */
+function sitesReached(nodes: readonly SiteSpaceNode[], viewer: Viewer): Set<string> {
+  const reached = new Set<string>(viewer.grantedSites());
   for (const node of nodes) {
     if (!reached.has(node.site_id) && viewer.roleOn({ type: 'space', ...node })) reached.add(node.site_id);
   }
-  return reached.size;
+  return reached;
 }
 
 export async function setMemberRole(

@@ -235,6 +235,12 @@ export async function updateSite(
 
 /** Deletes a site; its site spaces, sections, groups, redirects and share links go with it (cascade). */
 export async function deleteSite(db: DbOrTrx, siteId: string): Promise<void> {
+  // Its grants are not rows of the site (content_permissions holds every target's).
+  await db
+    .deleteFrom('content_permissions')
+    .where('target_type', '=', 'site')
+    .where('target_id', '=', siteId)
+    .execute();
   await db.deleteFrom('sites').where('id', '=', siteId).execute();
 }
 

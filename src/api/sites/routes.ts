@@ -7,7 +7,7 @@ import { serviceContext } from '../../http/service-context.js';
 import { notFound } from '../../lib/errors.js';
 import { mapPage, PagedList } from '../../lib/paging.js';
 import { NoContent, type Role } from '../../lib/schemas.js';
-import { authorizeSiteOf, authorizeSites } from '../../permissions/sites.js';
+import { authorizeSiteOf, authorizeSites, siteRolesOf } from '../../permissions/sites.js';
 import { findSite, loadSiteOrganization } from '../../sites/repo.js';
 import { PublishedUrls } from '../../sites/urls.js';
 import aggregateRoutes from './aggregate-routes.js';
@@ -54,17 +54,20 @@ export default async function siteRoutes(app: App) {
     },
     async (request) => {
       const { organizationId } = request.params;
-      const role = await authorizeSites(app.db, caller(request).user.id, organizationId, 'read', 'list sites');
+      const userId = caller(request).user.id;
+      const role = await authorizeSites(app.db, userId, organizationId, 'read', 'list sites');
       const page = await listSites(app.db, organizationId, request.query);
       const { org, ...listed } = page;
-      const counts = await countSiteSpaces(
-        app.db,
-        listed.items.map((s) => s.id),
-      );
+      const ids = listed.items.map((s) => s.id);
+      // Each site's flags show the role granted on it when that is higher than the organization role.
+      const [counts, roles] = await Promise.all([
+        countSiteSpaces(app.db, ids),
+        siteRolesOf(app.db, userId, organizationId, ids),
+      ]);
       return mapPage(listed, (site) =>
         presentSite(site, {
           org,
-          role,
+          role: roles.get(site.id) ?? role,
           siteSpaces: counts.get(site.id) ?? 0,
           published: new PublishedUrls(site, org, app.urls),
           urls: app.urls,

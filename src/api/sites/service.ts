@@ -13,6 +13,7 @@ import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
 import { badRequest } from '../../lib/errors.js';
 import type { Role } from '../../lib/schemas.js';
+import { accessChanged } from '../../permissions/access-cache.js';
 import { authorizeSite, authorizeSites, requireSiteRole, requireSpaceForSite } from '../../permissions/sites.js';
 import { siteNodesChanged } from '../../sites/node-cache.js';
 import { findSite, loadSiteOrganization } from '../../sites/repo.js';
@@ -149,6 +150,7 @@ export async function deleteSite(ctx: ServiceContext, organizationId: string, si
     await recordSiteEvent(trx, ctx, 'site.deleted', site.organization_id, await presented(trx, ctx, site.id, role));
     await deleteSiteRow(trx, site.id);
     siteNodesChanged(trx, site.organization_id);
+    accessChanged(trx, site.organization_id);
   });
 }
 

@@ -46,7 +46,8 @@ export interface SpacesTable {
 /** A role granted to a user or a team on a space or collection. */
 export interface ContentPermissionsTable {
   organization_id: string;
-  target_type: 'space' | 'collection';
+  /** `site`: a grant on a site (`inviteToSite`), which the content resolver never reads as a node. */
+  target_type: 'space' | 'collection' | 'site';
   target_id: string;
   principal_type: 'user' | 'team';
   principal_id: string;
