@@ -74,7 +74,18 @@ describe('sites layers', () => {
     // Guards the checks against a layout change that would leave them reading nothing.
     const units = new Set(filesUnder(sitesApi).map(unitOf));
     expect([...units].sort()).toEqual(
-      ['.', 'ads', 'customization', 'insights', 'permissions', 'redirects', 'sections', 'share-links', 'shared', 'spaces'].sort(),
+      [
+        '.',
+        'ads',
+        'customization',
+        'insights',
+        'permissions',
+        'redirects',
+        'sections',
+        'share-links',
+        'shared',
+        'spaces',
+      ].sort(),
     );
     expect(filesUnder(sitesModel).length).toBeGreaterThan(5);
   });
