@@ -32,6 +32,7 @@ import siteSpaceRoutes from './sites/spaces/routes.js';
 import spaceRoutes from './spaces/routes.js';
 import teamRoutes from './teams/routes.js';
 import translationRoutes from './translations/routes.js';
+import urlRoutes from './urls/routes.js';
 import userRoutes from './users/routes.js';
 import webhookRoutes from './webhooks/routes.js';
 
@@ -69,4 +70,5 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(gitRoutes);
   await app.register(webhookRoutes);
   await app.register(auditRoutes);
+  await app.register(urlRoutes);
 }

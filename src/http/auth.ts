@@ -14,6 +14,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { type SessionCheck, verifySession } from '../core/sessions.js';
+import { looksLikeJwt, verifySiteToken } from '../core/site-tokens.js';
 import { bearerSecret, type TokenCheck, verifyToken } from '../core/tokens.js';
 import type { UserRow } from '../db/schema.js';
 import { cookieValue } from '../lib/cookies.js';
@@ -103,6 +104,11 @@ async function registerAuth(app: FastifyInstance): Promise<void> {
       }
       done();
     };
+    // A JWT-shaped secret is a site API token (src/core/site-tokens.ts): read-only, one site's content.
+    if (looksLikeJwt(secret)) {
+      verifySiteToken(app.db, secret).then(accept, done);
+      return;
+    }
     const check = verifyToken(app.db, secret);
     if ('then' in check) check.then(accept, done);
     else accept(check);

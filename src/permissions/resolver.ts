@@ -19,11 +19,13 @@
  * here" (aggregate lists, {@link aggregateRoles}).
  */
 
+import { siteOfReader } from '../core/site-tokens.js';
 import type { Db } from '../db/database.js';
 import type { Role } from '../lib/schemas.js';
 import { type CollectionShape, collectionTree, grantsOfUser } from './access-cache.js';
 import { findMembership } from './organization.js';
 import { highest, isRole } from './roles.js';
+import { siteReaderSpaces } from './site-reader.js';
 
 export type NodeType = 'space' | 'collection';
 
@@ -45,6 +47,8 @@ export interface ResolveContext {
   collections: ReadonlyMap<string, CollectionShape>;
   /** The sites granted to the user or their teams (`inviteToSite`); none when not given. */
   grantedSites?: readonly string[];
+  /** A site token's reader (./site-reader.ts): roles on its site's spaces, yet no member of the organization. */
+  siteReader?: boolean;
 }
 
 const MAX_DEPTH = 64;
@@ -135,7 +139,7 @@ export class Viewer {
   }
 
   get isMember(): boolean {
-    return this.ctx.member;
+    return this.ctx.member && !this.ctx.siteReader;
   }
 
   roleOn(node: ContentNode): Role | null {
@@ -170,6 +174,18 @@ const NO_COLLECTIONS = new Map<string, CollectionShape>();
  * one query; nothing more for a non-member, who has no role anywhere.
  */
 export async function loadViewer(db: Db, organizationId: string, userId: string): Promise<Viewer> {
+  const readerOf = siteOfReader(userId);
+  if (readerOf !== null) {
+    // A site token's reader: `read` on its site's spaces, nothing elsewhere (./site-reader.ts).
+    const spaces = await siteReaderSpaces(db, organizationId, readerOf);
+    return new Viewer(userId, organizationId, {
+      orgRole: null,
+      member: spaces.size > 0,
+      grantOn: (type, id) => (type === 'space' && spaces.has(id) ? 'read' : null),
+      collections: NO_COLLECTIONS,
+      siteReader: true,
+    });
+  }
   const membership = await findMembership(db, organizationId, userId);
   const member = membership !== null && !membership.disabled;
   const [grants, collections] = member

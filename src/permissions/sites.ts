@@ -12,6 +12,7 @@
  * A member who can see the site but lacks the role gets a 403.
  */
 import type { FastifyRequest } from 'fastify';
+import { siteOfReader } from '../core/site-tokens.js';
 import type { Db } from '../db/database.js';
 import type { SiteRow, SpaceRow } from '../db/schema.js';
 import { caller } from '../http/auth.js';
@@ -21,6 +22,7 @@ import { grantsOfUser } from './access-cache.js';
 import { authorizeSpace } from './content.js';
 import { findMembership, type OrgMembership } from './organization.js';
 import { atLeast, highest } from './roles.js';
+import { siteReaderSeesSite } from './site-reader.js';
 
 /** What each kind of site operation needs (`publish`: anything that changes who can read the site). */
 export type SiteAction = 'read' | 'write' | 'publish' | 'admin';
@@ -102,6 +104,15 @@ export async function authorizeSite<T extends SiteRow = SiteRow>(
   what: string,
   find: (db: Db, organizationId: string, siteId: string) => Promise<T | undefined> = findSiteOf as typeof find,
 ): Promise<AuthorizedSite<T>> {
+  const readerOf = siteOfReader(userId);
+  if (readerOf !== null) {
+    // A site token reads its own published site, nothing else (src/permissions/site-reader.ts).
+    const site = readerOf === siteId && (await siteReaderSeesSite(db, organizationId, siteId));
+    const row = site ? await find(db, organizationId, siteId) : undefined;
+    if (!row) throw notFound(`site ${siteId} not found`);
+    requireSiteRole('read', action, what);
+    return { site: row, role: 'read' };
+  }
   const membership = await findMembership(db, organizationId, userId);
   const role = await siteRoleOf(db, membership, siteId);
   const site = role ? await find(db, organizationId, siteId) : undefined;
