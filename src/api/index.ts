@@ -20,6 +20,7 @@ import openapiRoutes from './openapi/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import reviewRoutes from './reviews/routes.js';
 import revisionRoutes from './revisions/routes.js';
+import searchRoutes from './search/routes.js';
 import adsRoutes from './sites/ads/routes.js';
 import siteCustomizationRoutes from './sites/customization/routes.js';
 import siteInsightsRoutes from './sites/insights/routes.js';
@@ -67,6 +68,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(commentRoutes);
   await app.register(reviewRoutes);
   await app.register(askRoutes);
+  await app.register(searchRoutes);
   await app.register(gitRoutes);
   await app.register(webhookRoutes);
   await app.register(auditRoutes);

@@ -10,13 +10,13 @@ import type { ElementContent } from 'hast';
 import { h } from 'hastscript';
 import { type AnswerState, answerQuestion } from '../ai/answer.js';
 import { markdownToDocument } from '../content/markdown.js';
+import { searchSpaces, snippet } from '../search/pages.js';
 import { siteCustomization } from '../sites/customization.js';
 import { securityHeaders } from './headers.js';
 import type { SiteReader, SpaceContent } from './reader.js';
 import { DocumentRenderer } from './render/document.js';
 import type { Shell } from './render/layout.js';
 import { renderSearchPage, type SearchHit } from './render/pages.js';
-import { searchSpaces, snippet } from './search.js';
 
 const MAX_QUERY = 512;
 const HITS = 20;

@@ -7,18 +7,22 @@
  *   all). The merge of a change request calls it in the transaction that moves the live revision, so
  *   the index never lags a merge; {@link ensureIndexed} catches up any space whose index is missing
  *   or older (a database that predates the index, a failed reindex) before a search reads it.
- * - {@link search} ranks passages of the given spaces only, and only passages of each space's
- *   current live revision of a space that is not deleted. Which spaces a caller may read is decided
+ * - {@link search} ranks passages of the given spaces by words; {@link searchInside} finds those
+ *   holding a term inside a word or in text without spaces (the trigram index of migration 0025:
+ *   `pg_trgm`, FTS5 `trigram`). Both read passages of the given spaces only, and only those of each
+ *   space's current live revision of a space that is not deleted. Which spaces a caller may read is decided
  *   by the caller (the permission resolver), never here.
  */
 import { type Selectable, sql } from 'kysely';
+import type { JsonDocument } from '../content/document.js';
+import { expandIncludes } from '../content/includes.js';
 import { flattenPages, getDocuments, loadRevision } from '../content/store.js';
 import type { Db } from '../db/database.js';
 import { dialectOf } from '../db/dialect.js';
 import type { SearchPassagesTable, SpaceRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
 import { splitSections } from './passages.js';
-import { queryTerms } from './terms.js';
+import { isCjk, MIN_SUBSTRING, queryTerms } from './terms.js';
 
 const INSERT_CHUNK = 200;
 const ID_CHUNK = 500;
@@ -80,8 +84,13 @@ async function passageRows(db: Db, space: SpaceRow) {
     db,
     pages.flatMap((p) => (p.page.document ? [p.page.document] : [])),
   );
+  // Reusable contents are indexed where they are included, as readers see them.
+  const expanded = new Map<string, JsonDocument>();
+  for (const [hash, document] of documents) {
+    expanded.set(hash, { ...document, nodes: await expandIncludes(db, snapshot, document.nodes) });
+  }
   return pages.flatMap(({ page, path }) =>
-    splitSections(page.document ? documents.get(page.document) : undefined, page.description).map((section) => ({
+    splitSections(page.document ? expanded.get(page.document) : undefined, page.description).map((section) => ({
       space_id: space.id,
       revision_id: snapshot.id,
       page_id: page.id,
@@ -177,7 +186,67 @@ async function searchChunk(db: Db, spaceIds: string[], terms: string[], limit: n
       limit ${limit}`.execute(db);
     rows = result.rows;
   }
-  return rows.map((r) => ({
+  return rows.map(toPassage);
+}
+
+/** The text a passage is searched in for substrings (the expression the PostgreSQL trigram index is built on). */
+const PASSAGE_TEXT = sql.raw(`(p.page_title || ' ' || coalesce(p.heading, '') || ' ' || p.body)`);
+
+/**
+ * Passages of the live revisions of `spaceIds` holding any of `terms` as a substring (case and, on
+ * SQLite, diacritics folded): terms of {@link MIN_SUBSTRING}+ letters through the trigram index,
+ * shorter CJK terms by a scan of the spaces' passages. Best first by how many terms they hold
+ * (then by bm25 on SQLite); `rank` is that count. Terms must be letters and digits (searchTerms).
+ */
+export async function searchInside(db: Db, options: SearchOptions): Promise<Passage[]> {
+  const terms = options.terms.filter((t) => t.length >= MIN_SUBSTRING || isCjk(t));
+  if (terms.length === 0 || options.spaceIds.length === 0) return [];
+  const found: Passage[] = [];
+  for (let i = 0; i < options.spaceIds.length; i += ID_CHUNK) {
+    const ids = options.spaceIds.slice(i, i + ID_CHUNK);
+    found.push(...(await insideChunk(db, ids, terms, options.limit)));
+  }
+  found.sort((a, b) => b.rank - a.rank || a.id - b.id);
+  return found.slice(0, options.limit);
+}
+
+async function insideChunk(db: Db, spaceIds: string[], terms: string[], limit: number): Promise<Passage[]> {
+  const ids = sql.join(spaceIds.map((id) => sql`${id}`));
+  const live = sql`join spaces s on s.id = p.space_id and s.revision_id = p.revision_id and s.deleted_at is null`;
+  const postgres = dialectOf(db) === 'postgres';
+  const like = postgres ? sql`ilike` : sql`like`;
+  const holds = terms.map((t) => sql`${PASSAGE_TEXT} ${like} ${`%${t}%`}`);
+  const count = sql.join(
+    holds.map((h) => sql`(case when ${h} then 1 else 0 end)`),
+    sql` + `,
+  );
+  const long = terms.filter((t) => t.length >= MIN_SUBSTRING);
+  let rows: PassageRow[];
+  if (postgres || long.length < terms.length) {
+    // One scan: PostgreSQL's trigram index serves the ilike; short CJK terms need the scan anyway.
+    const result = await sql<PassageRow>`
+      select ${COLUMNS}, ${count} as rank
+      from search_passages p ${live}
+      where p.space_id in (${ids}) and (${sql.join(holds, sql` or `)})
+      order by rank desc, p.id
+      limit ${limit}`.execute(db);
+    rows = result.rows;
+  } else {
+    // FTS5 trigram: a quoted term matches as a substring; quoting keeps query syntax out.
+    const match = long.map((t) => `"${t}"`).join(' OR ');
+    const result = await sql<PassageRow>`
+      select ${COLUMNS}, ${count} as rank
+      from search_trigram join search_passages p on p.id = search_trigram.rowid ${live}
+      where search_trigram match ${match} and p.space_id in (${ids})
+      order by rank desc, bm25(search_trigram, 8.0, 4.0, 1.0), p.id
+      limit ${limit}`.execute(db);
+    rows = result.rows;
+  }
+  return rows.map(toPassage);
+}
+
+function toPassage(r: PassageRow): Passage {
+  return {
     id: Number(r.id),
     spaceId: r.space_id,
     revisionId: r.revision_id,
@@ -189,7 +258,7 @@ async function searchChunk(db: Db, spaceIds: string[], terms: string[], limit: n
     heading: r.heading,
     body: r.body,
     rank: Number(r.rank),
-  }));
+  };
 }
 
 /** Headings (and page titles) of the live content of `spaceIds`, in reading order: material for suggested questions. */

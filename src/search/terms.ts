@@ -25,6 +25,7 @@ export function normalize(text: string): string {
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
+    .normalize('NFC') // Hangul syllables, split into letters by NFKD, are put back together
     .toLowerCase();
 }
 
@@ -78,4 +79,66 @@ export function termMatcher(text: string): (term: string) => boolean {
     }
     return hit;
   };
+}
+
+/** Letters of scripts written without spaces between words (Chinese, Japanese) and Korean. */
+const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+
+/** Whether `term` holds letters of a script written without spaces (see {@link searchTerms}). */
+export function isCjk(term: string): boolean {
+  return CJK.test(term);
+}
+
+/**
+ * The terms of a search-box query (the published sites' and the API's search): words as
+ * {@link queryTerms} keeps them, except that a run of Chinese, Japanese or Korean letters, which
+ * has no spaces to split it into words, becomes its overlapping pairs of letters ("安装服务器" →
+ * 安装, 装服, 服务, 务器), the usual unit of CJK search: a passage holding most pairs holds the run
+ * or most of it.
+ */
+export function searchTerms(text: string): string[] {
+  const terms = new Set<string>();
+  for (const word of words(text)) {
+    if (isCjk(word)) {
+      if (word.length <= 2) terms.add(word);
+      for (let i = 0; i + 2 <= word.length; i++) terms.add(word.slice(i, i + 2));
+    } else if (!STOP_WORDS.has(word) && (word.length >= 2 || /\d/.test(word))) {
+      terms.add(word);
+    }
+    if (terms.size >= MAX_TERMS) break;
+  }
+  return [...terms].slice(0, MAX_TERMS);
+}
+
+/** Shortest term matched inside words (`stal` in "install"); CJK terms match anywhere at any length. */
+export const MIN_SUBSTRING = 3;
+
+/** Whether a term is looked for as a substring of the text, not only as a word. */
+export function matchesInside(term: string): boolean {
+  return term.length >= MIN_SUBSTRING || isCjk(term);
+}
+
+/**
+ * Which of `terms` occur in `text`: as a word (by stem, {@link termMatcher}), or inside a word for
+ * terms of {@link MIN_SUBSTRING}+ letters and CJK terms (the trigram index finds those).
+ */
+export function textMatcher(text: string): (term: string) => boolean {
+  const byWord = termMatcher(text);
+  const flat = normalize(text);
+  return (term) => byWord(term) || (matchesInside(term) && flat.includes(term));
+}
+
+/**
+ * Whether `text` holds the whole query as one phrase: its words in order, next to each other (for
+ * CJK, the run of letters itself). Only a query of two or more words (or a CJK run of 2+ letters) is
+ * a phrase.
+ */
+export function phraseMatcher(query: string): ((text: string) => boolean) | null {
+  const queryWords = words(query);
+  if (queryWords.length === 0) return null;
+  const phrase = queryWords.join(' ');
+  const cjk = isCjk(phrase);
+  if (queryWords.length < 2 && !(cjk && phrase.length >= 2)) return null;
+  return (text) =>
+    cjk ? words(text).join(' ').includes(phrase) : ` ${words(text).join(' ')} `.includes(` ${phrase} `);
 }

@@ -37,38 +37,7 @@ export const PreviewQuery = Type.Object({
 
 export const PreviewUrl = Type.Object({ url: Url });
 
-const Score = Type.Number({ minimum: 0 });
-
-const SearchSection = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  path: Type.String(),
-  score: Score,
-  resultType: Type.Optional(StringEnum(['page', 'section'] as const)),
-  body: Type.String(),
-  urls: Type.Object({ app: Url }),
-});
-
-const SearchPage = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  description: Type.String(),
-  path: Type.String(),
-  score: Score,
-  rank: Type.Integer({ minimum: 1 }),
-  resultType: Type.Optional(StringEnum(['page', 'section'] as const)),
-  sections: Type.Optional(Type.Array(SearchSection)),
-  ancestors: Type.Array(Type.Object({ title: Type.String() })),
-  urls: Type.Object({ app: Url }),
-});
-
-export const SearchSpaceResult = Type.Object({
-  type: Type.Literal('space'),
-  id: Type.String(),
-  title: Type.String(),
-  score: Score,
-  pages: Type.Array(SearchPage),
-});
+export { SearchSpaceResult } from '../../lib/search-schemas.js';
 
 export const SearchQuery = Type.Object(PageQuery);
 

@@ -11,7 +11,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import { PagedList, paginateArray } from '../../lib/paging.js';
 import { authorizeSiteOf } from '../../permissions/sites.js';
 import { SiteReader, type SpaceContent } from '../../published/reader.js';
-import { type PageHit, searchSpaces } from '../../published/search.js';
+import { type PageHit, searchSpaces } from '../../search/pages.js';
 import { PublishedUrls } from '../../sites/urls.js';
 import { SearchBody, SearchQuery, SearchSpaceResult } from './publishing-schemas.js';
 import { SiteParams } from './shared/schemas.js';

@@ -22,6 +22,7 @@ import * as m0019 from './0019_space_first_revisions.js';
 import * as m0020 from './0020_idempotency_sealed.js';
 import * as m0021 from './0021_tenancy_hostnames.js';
 import * as m0022 from './0022_sessions.js';
+import * as m0025 from './0025_search_substrings.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -46,4 +47,5 @@ export const migrations: Record<string, Migration> = {
   '0020_idempotency_sealed': m0020,
   '0021_tenancy_hostnames': m0021,
   '0022_sessions': m0022,
+  '0025_search_substrings': m0025,
 };

@@ -5,11 +5,11 @@
  * show keeps its text and loses the link).
  */
 import type { JsonDocument } from '../../content/document.js';
+import { expandIncludes } from '../../content/includes.js';
 import { extractLinks } from '../../content/links.js';
 import { documentToMarkdown } from '../../content/markdown.js';
 import { type FlatPage, getDocuments } from '../../content/store.js';
 import { pageLabel, type SiteReader, type SpaceContent } from '../reader.js';
-import { expandIncludes } from './includes.js';
 
 type Node = Record<string, unknown>;
 

@@ -7,13 +7,13 @@ import type { ElementContent } from 'hast';
 import { toHtml } from 'hast-util-to-html';
 import { h } from 'hastscript';
 import type { Block, ContentRef } from '../../content/document.js';
+import { expandIncludes } from '../../content/includes.js';
 import { extractLinks } from '../../content/links.js';
 import { type FlatPage, getDocuments } from '../../content/store.js';
 import { editUrl, pageFilePath } from '../../git/layout.js';
 import { pageLabel, type SpaceContent } from '../reader.js';
 import { codeLanguages, DocumentRenderer } from './document.js';
 import { codeThemes, prepareHighlighter } from './highlight.js';
-import { expandIncludes } from './includes.js';
 import { type PageParts, renderShell, type Shell, siteTitle } from './layout.js';
 import { breadcrumbs, pageTree, pagination } from './nav.js';
 

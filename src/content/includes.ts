@@ -1,13 +1,14 @@
 /**
  * Reusable contents in place: a page's `reusable-content` blocks (GitBook's `{% include %}`) are
- * replaced by the blocks of the reusable content of the same revision before the page renders, so
- * the reader sees the included text (its headings in the table of contents too). Includes inside
+ * replaced by the blocks of the reusable content of the same revision before the page renders (and
+ * before it is indexed for search, src/search), so the reader sees the included text (its headings
+ * in the table of contents too) and finds it where it is included. Includes inside
  * includes are followed a few levels deep; a cycle or a reusable content of another space renders as
  * nothing, as does one that no longer exists.
  */
-import { type Block, CONTAINERS } from '../../content/document.js';
-import { getDocuments, type Snapshot } from '../../content/store.js';
-import type { Db } from '../../db/database.js';
+import type { Db } from '../db/database.js';
+import { type Block, CONTAINERS } from './document.js';
+import { getDocuments, type Snapshot } from './store.js';
 
 const MAX_DEPTH = 3;
 

@@ -1,0 +1,145 @@
+/**
+ * Search over live content, shared by a published site's search box, the official
+ * `searchSiteContent` operation and the API's `searchOrganizationContent` / `searchSpaceContent`.
+ * Passages come from the one search index (src/search) of the given spaces only — those the caller
+ * may read, never more — found by word and by substring (inside words, and text without spaces),
+ * re-ranked by how many of the query's terms they hold (a passage with fewer than half is dropped),
+ * then grouped by page, best first.
+ *
+ * Ranking: terms in the page title weigh more than terms in the text, and the whole query as a
+ * phrase more than its words apart: a page whose title holds every term ranks above one whose text
+ * alone does, and a passage holding the phrase above one holding the same words apart.
+ */
+import type { Db } from '../db/database.js';
+import type { SpaceRow } from '../db/schema.js';
+import { ensureIndexed, type Passage, search, searchInside } from './index.js';
+import { isCjk, normalize, phraseMatcher, searchTerms, textMatcher } from './terms.js';
+
+const CANDIDATES = 200;
+
+export interface SectionHit {
+  passage: Passage;
+  score: number;
+}
+
+export interface PageHit {
+  spaceId: string;
+  pageId: string;
+  title: string;
+  /** Path of the page in its space. */
+  path: string;
+  score: number;
+  /** The page matched on its title, or on the content of its sections. */
+  resultType: 'page' | 'section';
+  sections: SectionHit[];
+}
+
+/** Pages of `spaces` matching `query`, best first. */
+export async function searchSpaces(db: Db, spaces: SpaceRow[], query: string): Promise<PageHit[]> {
+  const terms = searchTerms(query);
+  if (terms.length === 0 || spaces.length === 0) return [];
+  await ensureIndexed(db, spaces);
+  const spaceIds = spaces.map((s) => s.id);
+  const wordTerms = terms.filter((t) => !isCjk(t));
+  const [byWord, inside] = await Promise.all([
+    search(db, { spaceIds, terms: wordTerms, limit: CANDIDATES }),
+    searchInside(db, { spaceIds, terms, limit: CANDIDATES }),
+  ]);
+  // Word ranks (bm25, ts_rank) weigh in; a passage found only inside words has none.
+  const candidates = new Map<number, Passage>(inside.map((p) => [p.id, { ...p, rank: 0 }]));
+  for (const passage of byWord) candidates.set(passage.id, passage);
+  const needed = Math.max(1, Math.ceil(terms.length / 2));
+  const best = Math.max(...byWord.map((c) => c.rank), Number.MIN_VALUE);
+  const phrase = phraseMatcher(query);
+  const pages = new Map<string, PageHit>();
+  for (const passage of candidates.values()) {
+    const text = `${passage.pageTitle}\n${passage.heading ?? ''}\n${passage.body}`;
+    const has = textMatcher(text);
+    const matched = terms.filter(has).length;
+    if (matched < needed) continue;
+    const inTitle = textMatcher(passage.pageTitle);
+    const titleMatches = terms.filter(inTitle).length;
+    const phraseBonus = phrase?.(passage.pageTitle) ? 3 : phrase?.(text) ? 1.5 : 0;
+    const score =
+      Math.round(
+        ((2 * matched) / terms.length +
+          (3 * titleMatches) / terms.length +
+          phraseBonus +
+          Math.max(passage.rank, 0) / best) *
+          1000,
+      ) / 1000;
+    const key = `${passage.spaceId}/${passage.pageId}`;
+    let page = pages.get(key);
+    if (!page) {
+      page = {
+        spaceId: passage.spaceId,
+        pageId: passage.pageId,
+        title: passage.pageTitle,
+        path: passage.pagePath,
+        score,
+        resultType: titleMatches === terms.length ? 'page' : 'section',
+        sections: [],
+      };
+      pages.set(key, page);
+    }
+    page.score = Math.max(page.score, score);
+    page.sections.push({ passage, score });
+  }
+  const out = [...pages.values()];
+  for (const page of out) page.sections.sort((a, b) => b.score - a.score || a.passage.section - b.passage.section);
+  return out.sort((a, b) => b.score - a.score || a.title.localeCompare(b.title));
+}
+
+/** Where the terms (and phrase) of `query` occur in `text`: [start, end) ranges, sorted, merged where they touch. */
+export function matchRanges(text: string, query: string): Array<[number, number]> {
+  // Folding keeps one character per character for almost every text; when it does not, nothing is marked.
+  const folded = [...text].map((c) => normalize(c)).join('');
+  if (folded.length !== text.length) return [];
+  const needles = [...new Set([...searchTerms(query), ...(phraseMatcher(query) ? [normalize(query.trim())] : [])])];
+  const ranges: Array<[number, number]> = [];
+  for (const needle of needles) {
+    const wholeWord = !isCjk(needle) && needle.length < 3;
+    for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + 1)) {
+      const end = at + needle.length;
+      if (wholeWord && (/[\p{L}\p{N}]/u.test(folded[at - 1] ?? '') || /[\p{L}\p{N}]/u.test(folded[end] ?? '')))
+        continue;
+      ranges.push([at, end]);
+    }
+  }
+  // Overlapping matches (CJK pairs "安装" "装服"; a word inside the phrase) become one mark.
+  const sorted = ranges.sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const range of sorted) {
+    const last = merged[merged.length - 1];
+    if (last && range[0] <= last[1]) last[1] = Math.max(last[1], range[1]);
+    else merged.push([...range]);
+  }
+  return merged;
+}
+
+/** About `length` characters of `text` around the first word of `query` it holds. */
+export function snippet(text: string, query: string, length = 180): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= length) return flat;
+  const at = matchRanges(flat, query)[0]?.[0];
+  const start = at === undefined ? 0 : Math.max(0, at - Math.floor(length / 3));
+  const cut = flat.slice(start, start + length);
+  return `${start > 0 ? '…' : ''}${cut.trim()}${start + length < flat.length ? '…' : ''}`;
+}
+
+const escapeHtml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+
+/**
+ * {@link snippet} as HTML text: escaped, with each match of the query in `<mark>…</mark>` (the
+ * `body` of the API's search results).
+ */
+export function markedSnippet(text: string, query: string, length = 240): string {
+  const cut = snippet(text, query, length);
+  let out = '';
+  let from = 0;
+  for (const [start, end] of matchRanges(cut, query)) {
+    out += `${escapeHtml(cut.slice(from, start))}<mark>${escapeHtml(cut.slice(start, end))}</mark>`;
+    from = end;
+  }
+  return out + escapeHtml(cut.slice(from));
+}
