@@ -3,9 +3,13 @@
  * plain text; only those marks become elements, everything else stays text (never HTML).
  */
 import type { ReactNode } from 'react';
-import { splitMarks } from './marks';
+import { splitMarks, unescapeHtml } from './marks';
 
-export function Highlighted({ text }: { text: string }): ReactNode {
+/** `html`: the text is escaped HTML with marks (a section's body), else plain text with marks. */
+export function Highlighted({ text, html = false }: { text: string; html?: boolean }): ReactNode {
+  const decode = html ? unescapeHtml : (s: string) => s;
   // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never reorder
-  return splitMarks(text).map((part, index) => (part.marked ? <mark key={index}>{part.text}</mark> : part.text));
+  return splitMarks(text).map((part, index) =>
+    part.marked ? <mark key={index}>{decode(part.text)}</mark> : decode(part.text),
+  );
 }

@@ -64,7 +64,7 @@ export function SearchBox({
                             <>
                               {' '}
                               <span className="muted">
-                                <Highlighted text={section.body} />
+                                <Highlighted text={section.body} html />
                               </span>
                             </>
                           ) : null}

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { splitMarks } from './marks';
+import { splitMarks, unescapeHtml } from './marks';
 
 describe('search marks', () => {
   it('cuts a text into marked and plain parts, keeping any other markup as text', () => {
@@ -10,5 +10,11 @@ describe('search marks', () => {
       { text: 'pie', marked: true },
     ]);
     expect(splitMarks('plain')).toEqual([{ text: 'plain', marked: false }]);
+  });
+});
+
+describe('escaped bodies', () => {
+  it('reads the entities the API escapes', () => {
+    expect(unescapeHtml('a &lt;b&gt; &amp; &quot;c&quot; &#39;d&#39;')).toBe(`a <b> & "c" 'd'`);
   });
 });

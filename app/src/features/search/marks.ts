@@ -1,4 +1,11 @@
 /** A text with `<mark>…</mark>` around its matches, cut into marked and plain parts (nothing else is HTML). */
+const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'" };
+
+/** The text of escaped HTML (the API escapes a section's body before marking it). */
+export function unescapeHtml(text: string): string {
+  return text.replace(/&(?:amp|lt|gt|quot|#39);/g, (entity) => ENTITIES[entity] ?? entity);
+}
+
 export function splitMarks(text: string): Array<{ text: string; marked: boolean }> {
   const parts: Array<{ text: string; marked: boolean }> = [];
   const pattern = /<mark>([\s\S]*?)<\/mark>/g;
