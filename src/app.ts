@@ -9,6 +9,7 @@ import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
+import authRoutes from './auth/routes.js';
 import { background } from './background.js';
 import type { Config } from './config.js';
 import { createDb, type Db } from './db/database.js';
@@ -194,6 +195,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
 
   // Published sites are served outside the API (their hooks see every request: see published/routes.ts).
   await app.register(registerPublished);
+  // Signing in and out of the browser session (/auth/*), outside the API.
+  await app.register(authRoutes);
   await app.register(registerApi, { prefix: '/v1' });
   return app;
 }

@@ -1,16 +1,19 @@
 /**
- * The `bindery` command: serve, migrate, bootstrap, token create|revoke, backup, restore.
+ * The `bindery` command: serve, migrate, bootstrap, token create|revoke, user set-password|reset-link,
+ * backup, restore.
  * Machine-readable results go to stdout as one JSON line; messages go to stderr.
  */
 import { parseArgs } from 'node:util';
 import { createOrganization } from './api/organizations/service.js';
 import { findOrCreateUser, findUserByEmail, findUserById } from './api/users/repo.js';
+import { issueResetLink, setPassword } from './auth/service.js';
 import { ConfigError, loadConfig } from './config.js';
 import { cliActor } from './core/service.js';
 import { findToken, parseDuration } from './core/tokens.js';
 import { BackupError, backupSqlite, postgresAdvice, restoreSqlite } from './db/backup.js';
 import { createDb, type Db, isPostgresUrl } from './db/database.js';
 import { migrateToLatest } from './db/migrate.js';
+import { ApiError } from './lib/errors.js';
 import { isScope, SCOPES, type Scope } from './lib/scopes.js';
 import { Urls } from './lib/urls.js';
 import { startServer } from './server.js';
@@ -24,12 +27,26 @@ const USAGE = `usage:
                                      create a user, an organization they administer, and a token
   bindery token create --email <e> [--scopes a,b] [--expires 30d]
   bindery token revoke <token-id>
+  bindery user set-password --email <e>
+                                     set the user's password, read from standard input (at least
+                                     10 characters); ends every session of the user
+  bindery user reset-link --email <e>
+                                     print a password reset link (single use, 30 minutes)
   bindery backup <file>              SQLite: a consistent copy, also while the server runs
                                      (PostgreSQL: prints the pg_dump command to run)
   bindery restore <file>             SQLite: replace the database with a backup, server stopped
                                      (PostgreSQL: prints the pg_restore command to run)
 
 environment: PORT, HOST, DATABASE_URL, PUBLIC_URL, LOG_LEVEL, BODY_LIMIT (see README)`;
+
+/** Standard input, whole, without the line break that ends it (`echo … |` or typing then Ctrl-D). */
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
+}
 
 class UsageError extends Error {}
 
@@ -140,6 +157,24 @@ async function run(argv: string[]): Promise<void> {
       }
       throw new UsageError('token takes create or revoke');
     }
+    case 'user': {
+      const [action] = positionals;
+      if (action !== 'set-password' && action !== 'reset-link')
+        throw new UsageError('user takes set-password or reset-link');
+      const email = required(values, 'email');
+      const password = action === 'set-password' ? await readStdin() : '';
+      const out = await withDb(async (db) => {
+        const user = await findUserByEmail(db, email);
+        if (!user) throw new UsageError(`no user with e-mail ${email}`);
+        const ctx = { db, urls: new Urls(loadConfig().publicUrl), actor: cliActor(user) };
+        if (action === 'reset-link') return { link: await issueResetLink(ctx, user) };
+        await setPassword(ctx, user, password);
+        return null;
+      });
+      if (out) process.stdout.write(`${JSON.stringify(out)}\n`);
+      else process.stderr.write(`password of ${email} set; their sessions have ended\n`);
+      return;
+    }
     case 'backup':
     case 'restore': {
       const [file] = positionals;
@@ -174,6 +209,10 @@ run(process.argv.slice(2)).catch((error: unknown) => {
   if (error instanceof BackupError) {
     process.stderr.write(`bindery: ${error.message}\n`);
     process.exit(1);
+  }
+  if (error instanceof ApiError) {
+    process.stderr.write(`bindery: ${error.message}\n`);
+    process.exit(2);
   }
   if (error instanceof UsageError || error instanceof ConfigError) {
     process.stderr.write(`bindery: ${error.message}\n${error instanceof UsageError ? `${USAGE}\n` : ''}`);

@@ -34,12 +34,14 @@ import spaceRoutes from './spaces/routes.js';
 import teamRoutes from './teams/routes.js';
 import translationRoutes from './translations/routes.js';
 import urlRoutes from './urls/routes.js';
+import userSessionRoutes from './user-sessions/routes.js';
 import userRoutes from './users/routes.js';
 import webhookRoutes from './webhooks/routes.js';
 
 export async function registerApi(app: App): Promise<void> {
   await app.register(adsRoutes);
   await app.register(userRoutes);
+  await app.register(userSessionRoutes);
   await app.register(organizationRoutes);
   await app.register(memberRoutes);
   await app.register(teamRoutes);

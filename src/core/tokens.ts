@@ -28,7 +28,7 @@ export interface CreatedToken {
 export async function createToken(
   db: Db,
   userId: string,
-  options: { scopes?: Scope[]; expiresAt?: Date } = {},
+  options: { scopes?: Scope[]; expiresAt?: Date; label?: string | null } = {},
 ): Promise<CreatedToken> {
   const id = newId();
   const token = `${TOKEN_PREFIX}${newSecret()}`;
@@ -38,6 +38,7 @@ export async function createToken(
     .values({
       id,
       user_id: userId,
+      label: options.label ?? null,
       secret_hash: hashSecret(token),
       scopes: options.scopes && options.scopes.length > 0 ? JSON.stringify(options.scopes) : null,
       expires_at: expiresAt,

@@ -15,3 +15,15 @@ export class Urls {
     return `${this.publicUrl}${path}`;
   }
 }
+
+/**
+ * `value` when it is a path on this server to send a browser back to after signing in (`/x?y`),
+ * `fallback` when absent; null for anything that could lead elsewhere: an absolute URL, a
+ * protocol-relative `//host`, a backslash (`/\host`, which browsers read as `//host`), control characters.
+ */
+export function sameOriginPath(value: string | undefined | null, fallback = '/'): string | null {
+  if (value === undefined || value === null || value === '') return fallback;
+  if (value.length > 2048 || !value.startsWith('/') || value.startsWith('//')) return null;
+  if (value.includes('\\') || [...value].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f)) return null;
+  return value;
+}

@@ -29,6 +29,7 @@ function presentToken(row: TokenRow) {
     object: 'api-token' as const,
     id: row.id,
     user: row.user_id,
+    label: row.label,
     scopes: row.scopes ? (JSON.parse(row.scopes) as string[]) : null,
     createdAt: row.created_at,
     expiresAt: row.expires_at,
@@ -57,7 +58,7 @@ async function recordTokenEvent(
 export async function issueToken(
   ctx: ServiceContext,
   user: UserRow,
-  options: { scopes?: Scope[]; expiresAt?: Date } = {},
+  options: { scopes?: Scope[]; expiresAt?: Date; label?: string | null } = {},
 ): Promise<CreatedToken> {
   return inTransaction(
     ctx.db,

@@ -2,7 +2,8 @@
  * Signing in with a browser: sessions (only a hash of the cookie's secret is stored), passwords
  * (Argon2id; a row per user who has one, so a user signing in only through SSO has none), password
  * reset tokens (hashed, single use) and failed sign-in attempts (counted per email and per client
- * address, in the database so every process sees the same counts).
+ * address, in the database so every process sees the same counts). Access tokens get a label, so
+ * that a user listing their tokens can tell them apart.
  */
 import type { Kysely } from 'kysely';
 
@@ -50,9 +51,14 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .execute();
   await db.schema.createIndex('sign_in_failures_key').on('sign_in_failures').columns(['key', 'failed_at']).execute();
   await db.schema.createIndex('sign_in_failures_at').on('sign_in_failures').column('failed_at').execute();
+
+  await db.schema.alterTable('api_tokens').addColumn('label', 'text').execute();
+  await db.schema.createIndex('api_tokens_user').on('api_tokens').columns(['user_id', 'created_at']).execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
+  await db.schema.dropIndex('api_tokens_user').execute();
+  await db.schema.alterTable('api_tokens').dropColumn('label').execute();
   await db.schema.dropTable('sign_in_failures').execute();
   await db.schema.dropTable('password_resets').execute();
   await db.schema.dropTable('user_passwords').execute();

@@ -63,6 +63,8 @@ export interface TeamMembersTable {
 export interface ApiTokensTable {
   id: string;
   user_id: string;
+  /** What the user named it (tokens made through the API); null for older ones. */
+  label: string | null;
   /** SHA-256 of the secret, hex. The secret itself is never stored. */
   secret_hash: string;
   /** JSON string[]; null means every right of the user. */
