@@ -11,6 +11,7 @@ import commentRoutes from './comments/routes.js';
 import changeRequestContentRoutes from './content/change-request-routes.js';
 import contentEditRoutes from './content/edit-routes.js';
 import contentRoutes from './content/routes.js';
+import documentRoutes from './documents/routes.js';
 import { RevisionPage } from './content/schemas.js';
 import gitRoutes from './git/routes.js';
 import grantRoutes from './grants/routes.js';
@@ -75,4 +76,5 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(webhookRoutes);
   await app.register(auditRoutes);
   await app.register(urlRoutes);
+  await app.register(documentRoutes);
 }

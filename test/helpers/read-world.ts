@@ -168,6 +168,8 @@ export async function readWorld(h: Harness, git: GitServer, receiver: Receiver):
       // Required query parameters.
       source: '/old',
       query: 'How do I install the CLI?',
+      // A URL the API handed out (the site's), for the URL lookups and embeds (its host does not resolve: a plain card).
+      url: w.siteUrl,
     },
     inChangeRequest: { commentId: crComment.id, commentReplyId: crReply.id },
   };
