@@ -32,6 +32,7 @@ import siteSectionRoutes from './sites/sections/routes.js';
 import shareLinkRoutes from './sites/share-links/routes.js';
 import siteSpaceRoutes from './sites/spaces/routes.js';
 import spaceRoutes from './spaces/routes.js';
+import ssoRoutes from './sso/routes.js';
 import teamRoutes from './teams/routes.js';
 import translationRoutes from './translations/routes.js';
 import urlRoutes from './urls/routes.js';
@@ -77,4 +78,5 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(auditRoutes);
   await app.register(urlRoutes);
   await app.register(documentRoutes);
+  await app.register(ssoRoutes);
 }

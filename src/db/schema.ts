@@ -47,6 +47,7 @@ import type {
   SiteSpacesTable,
   SitesTable,
 } from './schema/sites.js';
+import type { SamlAssertionsTable, SamlProvidersTable } from './schema/sso.js';
 import type { IdempotencyKeysTable, JobsTable, SettingsTable } from './schema/system.js';
 
 export type * from './schema/accounts.js';
@@ -61,6 +62,7 @@ export type * from './schema/reviews.js';
 export type * from './schema/search.js';
 export type * from './schema/sessions.js';
 export type * from './schema/sites.js';
+export type * from './schema/sso.js';
 export type * from './schema/system.js';
 export type { Bool } from './schema/types.js';
 
@@ -112,4 +114,6 @@ export interface Database {
   user_passwords: UserPasswordsTable;
   password_resets: PasswordResetsTable;
   sign_in_failures: SignInFailuresTable;
+  saml_providers: SamlProvidersTable;
+  saml_assertions: SamlAssertionsTable;
 }

@@ -79,6 +79,9 @@ export const EVENT_TYPES = {
   'webhook.secret_rotated': 'Webhook secret rotated',
   'webhook.ping': 'Webhook pinged',
   'webhook.redelivered': 'Webhook delivery sent again',
+  'saml_provider.created': 'SAML provider created',
+  'saml_provider.updated': 'SAML provider updated',
+  'saml_provider.deleted': 'SAML provider deleted',
 } as const;
 
 export type EventType = keyof typeof EVENT_TYPES;

@@ -131,6 +131,7 @@ export async function readWorld(h: Harness, git: GitServer, receiver: Receiver):
   const gitUrl = git.url('reads-out');
   ok(await c.post(`${sp}/git/export`, { url: gitUrl, ref: 'refs/heads/main', commitMessage: 'Export' }), 204);
   const webhook = ok(await c.post(`${o}/webhooks`, { url: receiver.url, events: ['*'] }));
+  const samlProvider = ok(await c.post(`${o}/saml`, { label: 'Corporate IdP' }));
   const delivery = ok(await c.post(`${o}/webhooks/${webhook.id}/ping`), 202);
   await jobsIdle(h);
   const spec = ok(await c.get(`${o}/openapi/pets`), 200);
@@ -163,6 +164,7 @@ export async function readWorld(h: Harness, git: GitServer, receiver: Receiver):
       versionId: version,
       translationSettingsId: translation.id,
       webhookId: webhook.id,
+      samlProviderId: samlProvider.id,
       deliveryId: delivery.id,
       auditEventId: auditEvent,
       // Required query parameters.

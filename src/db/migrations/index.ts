@@ -23,6 +23,7 @@ import * as m0020 from './0020_idempotency_sealed.js';
 import * as m0021 from './0021_tenancy_hostnames.js';
 import * as m0022 from './0022_sessions.js';
 import * as m0025 from './0025_search_substrings.js';
+import * as m0023 from './0023_sso.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -48,4 +49,5 @@ export const migrations: Record<string, Migration> = {
   '0021_tenancy_hostnames': m0021,
   '0022_sessions': m0022,
   '0025_search_substrings': m0025,
+  '0023_sso': m0023,
 };
