@@ -37,6 +37,7 @@ import { requestInput, schemaCompilers } from './http/validation.js';
 import { ErrorBody } from './lib/errors.js';
 import { newId } from './lib/ids.js';
 import { SCOPES } from './lib/scopes.js';
+import { registerInvitePage } from './pages/invite.js';
 import { registerReference } from './pages/reference.js';
 import { registerPublished } from './published/routes.js';
 import { prepareServerData } from './services/startup.js';
@@ -173,6 +174,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerReference(app, () => app.swagger());
   // The web app at `/` and at every `urls.app` address (the landing page when it is not built).
   await app.register(registerWebApp);
+  registerInvitePage(app);
 
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   // Probes are neither counted nor limited: an orchestrator polling them must never see a 429.

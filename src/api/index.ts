@@ -16,6 +16,7 @@ import { RevisionPage } from './content/schemas.js';
 import gitRoutes from './git/routes.js';
 import grantRoutes from './grants/routes.js';
 import integrationRoutes from './integrations/routes.js';
+import inviteRoutes from './invites/routes.js';
 import memberRoutes from './members/routes.js';
 import openapiRoutes from './openapi/routes.js';
 import organizationRoutes from './organizations/routes.js';
@@ -46,6 +47,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(userSessionRoutes);
   await app.register(organizationRoutes);
   await app.register(memberRoutes);
+  await app.register(inviteRoutes);
   await app.register(teamRoutes);
   await app.register(spaceRoutes);
   await app.register(collectionRoutes);

@@ -98,6 +98,13 @@ interface CachedToken {
 const TOKEN_TTL_MS = 10_000;
 const tokens = new TtlCache<CachedToken>(TOKEN_TTL_MS);
 const tokenTag = (tokenId: string) => `token:${tokenId}`;
+/** Cached tokens carry their user's row: a change of the user (updateUserById) drops them. */
+const userTag = (userId: string) => `token-user:${userId}`;
+
+/** Call when a user's row changes (after its commit): this process's cached tokens of the user go. */
+export function userChanged(userId: string): void {
+  invalidate(userTag(userId));
+}
 /** `last_used_at` is written at most once a minute per token, so a busy token does not write on every request. */
 const LAST_USED_EVERY_MS = 60_000;
 
@@ -181,7 +188,7 @@ async function verifyWithDatabase(
         },
       },
     };
-    tokens.set(secret, cached, [tokenTag(row.token_id)], readAt);
+    tokens.set(secret, cached, [tokenTag(row.token_id), userTag(row.id)], readAt);
   }
   const check = checkExpiry(cached, now);
   if (check.ok && now - cached.lastUsed > LAST_USED_EVERY_MS) {

@@ -21,6 +21,7 @@ export const WRITES_WITHOUT_EVENT = {
   revokeIssuedToken: 'a user who is a member of no organization has no audit log to record `token.revoked` in',
   accountChange:
     "a change of a user's own sign-in (sessions, password, failed attempts) is recorded in each organization of the user; one who is a member of none has no audit log",
+  updateUser: 'a user who is a member of no organization has no audit log to record `user.updated` in',
   settleAttempt: "a webhook delivery's attempt: recording it as an event would feed the webhooks their own deliveries",
 } as const;
 

@@ -10,6 +10,7 @@
  */
 import type {
   ApiTokensTable,
+  InviteLinksTable,
   MembersTable,
   OrganizationsTable,
   TeamMembersTable,
@@ -74,6 +75,7 @@ export interface Database {
   teams: TeamsTable;
   team_members: TeamMembersTable;
   api_tokens: ApiTokensTable;
+  invite_links: InviteLinksTable;
   collections: CollectionsTable;
   spaces: SpacesTable;
   content_permissions: ContentPermissionsTable;

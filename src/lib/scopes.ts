@@ -5,6 +5,8 @@
  */
 export const SCOPES = [
   'user:read',
+  // Bindery's own: changing one's profile (updateUserById); the official document names no scope for it.
+  'user:write',
   'organization:read',
   'organization:write',
   'organization:members:read',

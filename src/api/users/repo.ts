@@ -42,3 +42,36 @@ export async function findUsersByIds(db: DbOrTrx, ids: string[]): Promise<Map<st
   const rows = await db.selectFrom('users').selectAll().where('id', 'in', ids).execute();
   return new Map(rows.map((u) => [u.id, u]));
 }
+
+/**
+ * Whether `viewerId` may see user `userId`: themself, or a member of an organization where the
+ * viewer is an enabled member who is not a guest (who can list its members).
+ */
+export async function canSeeUser(db: DbOrTrx, viewerId: string, userId: string): Promise<boolean> {
+  if (viewerId === userId) return true;
+  const row = await db
+    .selectFrom('members as viewer')
+    .innerJoin('members as seen', 'seen.organization_id', 'viewer.organization_id')
+    .select('viewer.organization_id')
+    .where('viewer.user_id', '=', viewerId)
+    .where('viewer.role', 'is not', null)
+    .where('viewer.disabled', '=', 0)
+    .where('seen.user_id', '=', userId)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** The organizations `userId` is a member of (their audit logs record changes of the user). */
+export async function organizationsOfUser(db: DbOrTrx, userId: string): Promise<string[]> {
+  const rows = await db.selectFrom('members').select('organization_id').where('user_id', '=', userId).execute();
+  return rows.map((r) => r.organization_id);
+}
+
+export async function updateUserProfile(
+  db: DbOrTrx,
+  userId: string,
+  changes: Partial<Pick<UserRow, 'display_name' | 'photo_url'>>,
+): Promise<void> {
+  await db.updateTable('users').set(changes).where('id', '=', userId).execute();
+}

@@ -24,6 +24,7 @@ import * as m0021 from './0021_tenancy_hostnames.js';
 import * as m0022 from './0022_sessions.js';
 import * as m0025 from './0025_search_substrings.js';
 import * as m0023 from './0023_sso.js';
+import * as m0024 from './0024_invite_links.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -50,4 +51,5 @@ export const migrations: Record<string, Migration> = {
   '0022_sessions': m0022,
   '0025_search_substrings': m0025,
   '0023_sso': m0023,
+  '0024_invite_links': m0024,
 };

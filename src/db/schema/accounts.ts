@@ -75,6 +75,27 @@ export interface ApiTokensTable {
   last_used_at: string | null;
 }
 
+/** Invite links of an organization (migration 0024): the secret is kept hashed and sealed, never plain. */
+export interface InviteLinksTable {
+  /** The row's own reference; events name the invite by it. */
+  ref: string;
+  organization_id: string;
+  /** SHA-256 of the secret (the invite's id in the API), hex. */
+  secret_hash: string;
+  /** The secret, sealed with the server's secrets key (src/core/secrets.ts), bound to `ref`. */
+  sealed_secret: string;
+  /** null: joins as a guest. */
+  role: string | null;
+  created_by: string | null;
+  created_at: string;
+  /** null: never expires. */
+  expires_at: string | null;
+  /** null: unlimited. */
+  max_uses: number | null;
+  uses: number;
+}
+
+export type InviteLinkRow = Selectable<InviteLinksTable>;
 export type UserRow = Selectable<UsersTable>;
 export type OrganizationRow = Selectable<OrganizationsTable>;
 export type OrganizationUpdate = Updateable<OrganizationsTable>;
