@@ -11,6 +11,7 @@ import { loadViewer } from '../../permissions/resolver.js';
 import { presentSpaces, type SpaceObject } from '../spaces/present.js';
 import { findSpacesByIds, listSpaceNodes, spaceExtras } from '../spaces/repo.js';
 import { Space } from '../spaces/schemas.js';
+import { mailInvitations } from './invite-mail.js';
 import { presentMember, presentMembers } from './present.js';
 import { findMember, findMemberForRead, listMembers, type MemberRecord, memberCounts, siteCounts } from './repo.js';
 import {
@@ -204,6 +205,7 @@ export default async function memberRoutes(app: App) {
     async (request) => {
       const { organizationId } = request.params;
       const users = await inviteMembers(serviceContext(app, request), organizationId, request.body);
+      await mailInvitations(app, organizationId, caller(request).user.display_name, users);
       return { users, invited: users.length };
     },
   );
