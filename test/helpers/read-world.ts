@@ -126,6 +126,10 @@ export async function readWorld(h: Harness, git: GitServer, receiver: Receiver):
   const installation = ok(await c.post(`/v1/integrations/${integration}/installations`, { organization: w.orgId }));
   ok(await c.post(`/v1/integrations/${integration}/installations/${installation.id}/spaces`, { space: w.guide }));
 
+  // An invite link (the organization's invite links turned on first).
+  ok(await c.patch(o, { inviteLinks: true }), 200);
+  const invite = ok(await c.post(`${o}/link-invites`, { role: 'read' }));
+
   // Jobs: a Git export (so the space has a Git state), a webhook hearing everything from now on, pinged.
   git.createRepo('reads-out');
   const gitUrl = git.url('reads-out');
@@ -165,6 +169,7 @@ export async function readWorld(h: Harness, git: GitServer, receiver: Receiver):
       translationSettingsId: translation.id,
       webhookId: webhook.id,
       samlProviderId: samlProvider.id,
+      inviteId: invite.id,
       deliveryId: delivery.id,
       auditEventId: auditEvent,
       // Required query parameters.
