@@ -186,8 +186,7 @@ describe('invitation mail', () => {
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const { port } = smtp.server.address() as AddressInfo;
     const mailing = await createHarness({
-      smtpUrl: `smtp://127.0.0.1:${port}`,
-      mailFrom: 'Bindery <docs@bindery.test>',
+      smtp: { url: `smtp://127.0.0.1:${port}`, from: 'Bindery <docs@bindery.test>' },
     });
     try {
       const org = await mailing.org({ title: 'Acme Docs' });

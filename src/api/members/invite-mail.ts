@@ -6,7 +6,7 @@
  * invitation stands (the person is a member either way).
  */
 import type { App } from '../../http/app.js';
-import { mailEnabled, sendMail } from '../../mail/send.js';
+import { canSendMail, sendMail } from '../../mail/send.js';
 import { findOrganization } from '../organizations/repo.js';
 import { findUsersByIds } from '../users/repo.js';
 
@@ -24,7 +24,7 @@ export async function mailInvitations(
   inviterName: string,
   userIds: string[],
 ): Promise<void> {
-  if (!mailEnabled(app.config) || userIds.length === 0) return;
+  if (!canSendMail(app.config) || userIds.length === 0) return;
   const org = await findOrganization(app.db, organizationId);
   if (!org) return;
   const users = await findUsersByIds(app.db, userIds);

@@ -22,9 +22,9 @@ import * as m0019 from './0019_space_first_revisions.js';
 import * as m0020 from './0020_idempotency_sealed.js';
 import * as m0021 from './0021_tenancy_hostnames.js';
 import * as m0022 from './0022_sessions.js';
-import * as m0025 from './0025_search_substrings.js';
 import * as m0023 from './0023_sso.js';
 import * as m0024 from './0024_invite_links.js';
+import * as m0025 from './0025_search_substrings.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,

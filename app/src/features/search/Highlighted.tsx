@@ -8,8 +8,8 @@ import { splitMarks, unescapeHtml } from './marks';
 /** `html`: the text is escaped HTML with marks (a section's body), else plain text with marks. */
 export function Highlighted({ text, html = false }: { text: string; html?: boolean }): ReactNode {
   const decode = html ? unescapeHtml : (s: string) => s;
-  // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never reorder
   return splitMarks(text).map((part, index) =>
+    // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one text never reorder
     part.marked ? <mark key={index}>{decode(part.text)}</mark> : decode(part.text),
   );
 }
