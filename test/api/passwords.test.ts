@@ -261,5 +261,5 @@ describe('the CLI', () => {
     } finally {
       await database.drop();
     }
-  }, 120_000);
+  }, 300_000);
 });
