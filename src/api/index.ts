@@ -21,6 +21,7 @@ import memberRoutes from './members/routes.js';
 import openapiRoutes from './openapi/routes.js';
 import organizationRoutes from './organizations/routes.js';
 import reviewRoutes from './reviews/routes.js';
+import changeRequestChangesRoutes from './revisions/change-request-routes.js';
 import revisionRoutes from './revisions/routes.js';
 import searchRoutes from './search/routes.js';
 import adsRoutes from './sites/ads/routes.js';
@@ -71,6 +72,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(contentRoutes);
   await app.register(changeRequestContentRoutes);
   await app.register(revisionRoutes);
+  await app.register(changeRequestChangesRoutes);
   await app.register(commentRoutes);
   await app.register(reviewRoutes);
   await app.register(askRoutes);

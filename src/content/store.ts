@@ -56,7 +56,8 @@ export interface ReusableEntry {
   document?: string;
 }
 
-export type RevisionType = 'edits' | 'merge';
+/** `update`: a change request brought up to date with the live content (parents: its revision, the live one). */
+export type RevisionType = 'edits' | 'merge' | 'update';
 
 export interface Snapshot {
   id: string;
@@ -191,7 +192,7 @@ export async function loadRevision(db: Db, space: SpaceRow, revisionId: string):
     id: row.id,
     spaceId: row.space_id,
     parents: JSON.parse(row.parents) as string[],
-    type: row.type === 'merge' ? 'merge' : 'edits',
+    type: row.type === 'merge' || row.type === 'update' ? row.type : 'edits',
     createdAt: row.created_at,
     mergedFrom: row.merged_from,
     pages: (JSON.parse(row.pages) as string[]).map(build),

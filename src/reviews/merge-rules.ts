@@ -79,7 +79,8 @@ function failure(rule: Rule, facts: MergeFacts): string | null {
         ? noChangesRequested(facts)
         : `it needs the approval of one of ${users.join(', ')}`;
     case 'require_up_to_date_change_request':
-      return facts.space.revision_id === facts.changeRequest.revision_initial
+      return facts.space.revision_id ===
+        (facts.changeRequest.revision_merged_ancestor ?? facts.changeRequest.revision_initial)
         ? null
         : 'it is not up to date with the live content';
     case 'require_change_request_subject':

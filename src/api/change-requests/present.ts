@@ -13,6 +13,14 @@ function userOrPlaceholder(users: Map<string, UserRow>, id: string, urls: Urls) 
   return presentUser(user, urls);
 }
 
+/**
+ * The live revision a change request's changes count from: the one it was last brought up to date
+ * with (`…/update`), else the one it started from. Its merge is a three-way merge from it.
+ */
+export function baseRevisionId(row: ChangeRequestRow): string {
+  return row.revision_merged_ancestor ?? row.revision_initial;
+}
+
 export function changeRequestPath(spaceId: string, changeRequestId: string): string {
   return `/spaces/${spaceId}/change-requests/${changeRequestId}`;
 }
@@ -38,10 +46,11 @@ export function presentChangeRequests(
     space: row.space_id,
     revision: row.revision_id,
     revisionInitial: row.revision_initial,
+    ...(row.revision_merged_ancestor ? { revisionMergedAncestor: row.revision_merged_ancestor } : {}),
     ...(row.revision_merged ? { revisionMerged: row.revision_merged } : {}),
     comments: comments.get(row.id) ?? 0,
     // Outdated: the live content moved on since the change request started (and it is not merged).
-    outdated: row.status !== 'merged' && space.revision_id !== row.revision_initial,
+    outdated: row.status !== 'merged' && space.revision_id !== baseRevisionId(row),
     urls: {
       app: urls.app(`/s/${space.id}/~/changes/${row.number}`),
       location: urls.api(changeRequestPath(space.id, row.id)),

@@ -51,6 +51,7 @@ export async function insertChangeRequest(
     created_by: userId,
     revision_id: current.revision_id,
     revision_initial: current.revision_id,
+    revision_merged_ancestor: null,
     revision_merged: null,
     merged_by: null,
     merged_at: null,
@@ -126,6 +127,27 @@ export async function advanceChangeRequest(
   if (Number(result.numUpdatedRows) === 0) {
     throw conflict('the change request was edited concurrently; fetch it again and retry');
   }
+}
+
+/**
+ * Moves the change request to `revisionId`, the result of bringing it up to date with the live
+ * revision `ancestor`, if it is still at `expected` and still open or draft (compare-and-set);
+ * false when it changed meanwhile.
+ */
+export async function markUpdated(
+  trx: DbOrTrx,
+  id: string,
+  expected: string,
+  update: { revisionId: string; ancestor: string; at: string },
+): Promise<boolean> {
+  const moved = await trx
+    .updateTable('change_requests')
+    .set({ revision_id: update.revisionId, revision_merged_ancestor: update.ancestor, updated_at: update.at })
+    .where('id', '=', id)
+    .where('revision_id', '=', expected)
+    .where('status', 'in', ['open', 'draft'])
+    .executeTakeFirst();
+  return Number(moved.numUpdatedRows) > 0;
 }
 
 /**

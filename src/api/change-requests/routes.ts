@@ -4,14 +4,24 @@
  * changes go through ./service.ts; the content of a change request is the content area's.
  */
 import { Type } from 'typebox';
+import type { SpaceRow } from '../../db/schema.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
 import { serviceContext } from '../../http/service-context.js';
+import { notFound } from '../../lib/errors.js';
 import { PagedList } from '../../lib/paging.js';
 import { NoContent } from '../../lib/schemas.js';
 import { authorizeSpace } from '../../permissions/content.js';
+import { loadViewer } from '../../permissions/resolver.js';
+import { atLeast } from '../../permissions/roles.js';
 import { loadChangeRequestForRead } from './lookup.js';
 import { authorizeChangeRequest } from './open.js';
+import {
+  listOrganizationChangeRequests,
+  listOrganizationSpaceNodes,
+  siteSpaceIds,
+  spaceRowsByIds,
+} from './org-repo.js';
 import { changeRequestPath, presentChangeRequest, presentChangeRequests, presentReviewers } from './present.js';
 import { changeRequestExtras, listChangeRequests, listReviewers, reviewerUsers } from './repo.js';
 import {
@@ -19,6 +29,7 @@ import {
   ChangeRequestParams,
   CreateChangeRequestBody,
   ListChangeRequestsQuery,
+  ListOrgChangeRequestsQuery,
   ListReviewersQuery,
   MergeResult,
   RequestedReviewer,
@@ -26,8 +37,10 @@ import {
   ReviewerParams,
   SpaceParams,
   UpdateChangeRequestBody,
+  UpdateResult,
 } from './schemas.js';
 import {
+  bringChangeRequestUpToDate,
   type ChangeRequestState,
   createChangeRequest,
   mergeChangeRequest,
@@ -92,6 +105,42 @@ export default async function changeRequestRoutes(app: App) {
   );
 
   app.get(
+    '/orgs/:organizationId/change-requests',
+    {
+      config: { scope: 'space:read', cacheable: true },
+      schema: {
+        operationId: 'listChangeRequestsForOrganization',
+        description:
+          'Change requests of the spaces of the organization the caller may read, most recently updated (or created) first.',
+        tags,
+        params: Type.Object({ organizationId: Type.String({ minLength: 1 }) }),
+        querystring: ListOrgChangeRequestsQuery,
+        response: { 200: PagedList(ChangeRequest) },
+      },
+    },
+    async (request) => {
+      const { organizationId } = request.params;
+      const query = request.query;
+      const viewer = await loadViewer(app.db, organizationId, caller(request).user.id);
+      if (!viewer.isMember) throw notFound(`organization ${organizationId} not found`);
+      const site = query.site ? await siteSpaceIds(app.db, organizationId, query.site) : undefined;
+      const spaceIds = (await listOrganizationSpaceNodes(app.db, organizationId))
+        .filter((s) => atLeast(viewer.roleOnSpace(s), 'read'))
+        .map((s) => s.id)
+        .filter((id) => (query.space === undefined || id === query.space) && (!site || site.has(id)));
+      const page = await listOrganizationChangeRequests(app.db, spaceIds, query);
+      const [spaces, extras] = await Promise.all([
+        spaceRowsByIds(app.db, [...new Set(page.items.map((r) => r.space_id))]),
+        changeRequestExtras(app.db, page.items),
+      ]);
+      const items = page.items.map((row) =>
+        presentChangeRequest(row, spaces.get(row.space_id) as SpaceRow, extras, app.urls),
+      );
+      return { ...page, items };
+    },
+  );
+
+  app.get(
     '/spaces/:spaceId/change-requests/:changeRequestId',
     {
       config: { scope: 'space:read', cacheable: true },
@@ -145,6 +194,26 @@ export default async function changeRequestRoutes(app: App) {
       const { spaceId, changeRequestId } = request.params;
       const { revision } = await mergeChangeRequest(serviceContext(app, request), spaceId, changeRequestId);
       return { revision, result: 'merge' as const };
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/change-requests/:changeRequestId/update',
+    {
+      config: { scope: 'space:write' },
+      schema: {
+        operationId: 'updateChangeRequest',
+        description:
+          'Brings the change request up to date with the live content (a three-way merge, as the merge does). A conflict is a 409 naming the pages, files and reusable contents changed on both sides; nothing is then changed.',
+        tags,
+        params: ChangeRequestParams,
+        response: { 200: UpdateResult },
+      },
+    },
+    async (request) => {
+      const { spaceId, changeRequestId } = request.params;
+      const { revision } = await bringChangeRequestUpToDate(serviceContext(app, request), spaceId, changeRequestId);
+      return { revision, result: 'update' as const };
     },
   );
 

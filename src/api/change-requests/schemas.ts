@@ -24,6 +24,7 @@ export const ChangeRequest = Type.Object({
   space: Type.String(),
   revision: Type.String(),
   revisionInitial: Type.String(),
+  revisionMergedAncestor: Type.Optional(Type.String()),
   revisionMerged: Type.Optional(Type.String()),
   comments: Type.Number(),
   outdated: Type.Boolean(),
@@ -62,6 +63,32 @@ export const ListChangeRequestsQuery = Type.Object({
   creator: Type.Optional(Type.String({ minLength: 1 })),
   requestedReviewer: Type.Optional(Type.String({ minLength: 1 })),
   orderBy: Type.Optional(StringEnum(['updatedAt', 'createdAt'] as const)),
+});
+
+const Filter = (description: string) => Type.Optional(Type.String({ minLength: 1, description }));
+
+export const ListOrgChangeRequestsQuery = Type.Object({
+  ...PageQuery,
+  status: Type.Optional(
+    Type.Array(StringEnum(CHANGE_REQUEST_STATUSES), {
+      default: ['open'],
+      description: 'Only change requests of these statuses (repeat the parameter for several)',
+    }),
+  ),
+  creator: Filter('Only change requests created by this user'),
+  contributor: Filter('Only change requests this user created, edited or commented in'),
+  requestedReviewer: Filter('Only change requests with a review requested from this user'),
+  site: Filter('Only change requests of the spaces this site publishes'),
+  space: Filter('Only change requests of this space'),
+  topic: Filter('Site topics do not exist in Bindery: given, no change request matches'),
+  styleguideRun: Filter('Style guide runs do not exist in Bindery: given, no change request matches'),
+  finding: Type.Optional(StringEnum(['none', 'all'] as const, { description: 'Accepted; Bindery has no triage' })),
+  orderBy: Type.Optional(StringEnum(['updatedAt', 'createdAt'] as const, { default: 'updatedAt' })),
+});
+
+export const UpdateResult = Type.Object({
+  revision: Type.String({ description: 'ID of the resulting revision' }),
+  result: StringEnum(['update', 'conflicts'] as const),
 });
 
 export const MergeResult = Type.Object({

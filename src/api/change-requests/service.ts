@@ -4,7 +4,7 @@
  * (and higher) merge. Changes of its content (batch edits, imports) are the content area's.
  */
 
-import { threeWayMerge } from '../../content/merge.js';
+import { type MergeConflict, threeWayMerge } from '../../content/merge.js';
 import { loadRevision, writeRevision } from '../../content/store.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import { isUniqueViolation } from '../../db/dialect.js';
@@ -23,11 +23,13 @@ import {
   recordReviewersEvent,
 } from './events.js';
 import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from './open.js';
+import { baseRevisionId } from './present.js';
 import {
   addReviewers,
   findChangeRequest,
   insertChangeRequest,
   markMerged,
+  markUpdated,
   type ReviewerRow,
   removeReviewer,
   updateChangeRequest as updateChangeRequestRow,
@@ -135,16 +137,13 @@ export async function mergeChangeRequest(
   requireEditable(changeRequest);
   await checkMergeRules(ctx.db, space, changeRequest, user.id);
   const [base, ours, theirs] = await Promise.all([
-    loadRevision(ctx.db, space, changeRequest.revision_initial),
+    loadRevision(ctx.db, space, baseRevisionId(changeRequest)),
     loadRevision(ctx.db, space, space.revision_id),
     changeRequestSnapshot(ctx.db, space, changeRequest),
   ]);
   if (!base || !ours) throw new Error(`revisions of change request ${changeRequest.id} are missing`);
   const merged = threeWayMerge(base, ours, theirs);
-  if (!merged.ok) {
-    const list = merged.conflicts.map((c) => `${c.kind} "${c.title}" (${c.id})`).join(', ');
-    throw conflict(`the change request conflicts with the live content; changed on both sides: ${list}`);
-  }
+  if (!merged.ok) throw conflictError(merged.conflicts);
   const revision = await inTransaction(ctx.db, async (trx) => {
     const written = await writeRevision(trx, {
       spaceId: space.id,
@@ -165,6 +164,67 @@ export async function mergeChangeRequest(
     if (!closed) throw conflict('the live content or the change request changed during the merge; retry');
     await recordChangeRequestEvent(trx, ctx, 'change_request.merged', space.id, changeRequest.id);
     await recordContentUpdated(trx, ctx, space, written.id, ours, merged);
+    return written;
+  });
+  return { revision: revision.id };
+}
+
+/** 409 naming every page, file and reusable content changed on both sides. */
+function conflictError(conflicts: MergeConflict[]) {
+  const list = conflicts.map((c) => `${c.kind} "${c.title}" (${c.id})`).join(', ');
+  return conflict(`the change request conflicts with the live content; changed on both sides: ${list}`);
+}
+
+/**
+ * Brings the change request up to date with the live content (`POST …/update`): the same three-way
+ * merge as the merge (its base, the live revision, its own), written as an `update` revision of the
+ * change request whose base becomes the live revision, in one transaction. A conflict is a 409
+ * naming what changed on both sides, and nothing is written. Already up to date: nothing changes
+ * and its current revision is returned.
+ */
+export async function bringChangeRequestUpToDate(
+  ctx: ServiceContext,
+  spaceId: string,
+  changeRequestKey: string,
+): Promise<{ revision: string }> {
+  const user = actingUser(ctx);
+  const { space, changeRequest } = await authorizeChangeRequest(
+    ctx.db,
+    user.id,
+    spaceId,
+    changeRequestKey,
+    'edit',
+    'update change requests',
+  );
+  requireEditable(changeRequest);
+  if (baseRevisionId(changeRequest) === space.revision_id) return { revision: changeRequest.revision_id };
+  const [base, live, own] = await Promise.all([
+    loadRevision(ctx.db, space, baseRevisionId(changeRequest)),
+    loadRevision(ctx.db, space, space.revision_id),
+    changeRequestSnapshot(ctx.db, space, changeRequest),
+  ]);
+  if (!base || !live) throw new Error(`revisions of change request ${changeRequest.id} are missing`);
+  // The same merge as the merge's (so that updating, then merging, merges what merging would have).
+  const merged = threeWayMerge(base, live, own);
+  if (!merged.ok) throw conflictError(merged.conflicts);
+  const revision = await inTransaction(ctx.db, async (trx) => {
+    const { object: before } = await presentedChangeRequest(trx, ctx, space.id, changeRequest.id);
+    const written = await writeRevision(trx, {
+      spaceId: space.id,
+      parents: [own.id, live.id],
+      type: 'update',
+      pages: merged.pages,
+      files: merged.files,
+      reusableContents: merged.reusableContents,
+      createdBy: user.id,
+    });
+    const moved = await markUpdated(trx, changeRequest.id, own.id, {
+      revisionId: written.id,
+      ancestor: live.id,
+      at: nowIso(),
+    });
+    if (!moved) throw conflict('the change request changed during the update; retry');
+    await recordChangeRequestEvent(trx, ctx, 'change_request.updated', space.id, changeRequest.id, before);
     return written;
   });
   return { revision: revision.id };

@@ -14,7 +14,7 @@ import { notFound } from '../../lib/errors.js';
 import { paginateArray } from '../../lib/paging.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { authorizeChangeRequest } from '../change-requests/open.js';
-import { presentChangeRequest } from '../change-requests/present.js';
+import { baseRevisionId, presentChangeRequest } from '../change-requests/present.js';
 import { changeRequestExtras, findChangeRequest } from '../change-requests/repo.js';
 import { backlinks, checkedLinks, linkStats } from './links.js';
 import {
@@ -152,7 +152,7 @@ export function contentReads(app: App) {
       const { page } = pageOf(r, pageId);
       const links = await checkedLinks(app.db, r.snapshot, page.id);
       const initial = r.changeRequest
-        ? ((await loadRevision(app.db, r.space, r.changeRequest.revision_initial)) ?? null)
+        ? ((await loadRevision(app.db, r.space, baseRevisionId(r.changeRequest))) ?? null)
         : null;
       const stats = await linkStats(app.db, links, initial, page.id);
       const indexed = links.map((link, index) => ({ ...link, index }));

@@ -73,7 +73,7 @@ export const ReusableContent = Type.Object({
 export const Revision = Type.Object({
   object: Type.Literal('revision'),
   id: Type.String(),
-  type: StringEnum(['edits', 'merge'] as const),
+  type: StringEnum(['edits', 'merge', 'update'] as const),
   parents: Type.Array(Type.String()),
   pages: Type.Array(Type.Ref('RevisionPage')),
   files: Type.Array(RevisionFileSchema),

@@ -67,6 +67,12 @@ export const SemanticChangesQuery = Type.Object({
   ),
 });
 
+export const ChangeRequestChangesQuery = Type.Object({
+  limit: Type.Optional(
+    Type.Integer({ minimum: 0, maximum: 1000, default: 10, description: 'Changes returned at most (default 10)' }),
+  ),
+});
+
 /** The official `JSONDocument`: blocks as stored. */
 export const JsonDocument = Type.Object({
   object: Type.Literal('document'),

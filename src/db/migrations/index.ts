@@ -25,6 +25,7 @@ import * as m0022 from './0022_sessions.js';
 import * as m0023 from './0023_sso.js';
 import * as m0024 from './0024_invite_links.js';
 import * as m0025 from './0025_search_substrings.js';
+import * as m0027 from './0027_change_request_update.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -52,4 +53,5 @@ export const migrations: Record<string, Migration> = {
   '0025_search_substrings': m0025,
   '0023_sso': m0023,
   '0024_invite_links': m0024,
+  '0027_change_request_update': m0027,
 };

@@ -61,6 +61,8 @@ export interface ChangeRequestsTable {
   revision_id: string;
   /** The live revision it started from. */
   revision_initial: string;
+  /** The live revision it was last brought up to date with (`…/update`); null until then. */
+  revision_merged_ancestor: string | null;
   /** The live revision its merge produced. */
   revision_merged: string | null;
   merged_by: string | null;
