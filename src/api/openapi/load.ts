@@ -39,6 +39,18 @@ export interface LoadedSpec {
   filesystem: Record<string, unknown>;
   /** SHA-256 of the filesystem, to tell whether the content changed. */
   hash: string;
+  /** The entry document exactly as given or fetched, and whether it is JSON or YAML. */
+  raw: { text: string; format: 'json' | 'yaml' };
+}
+
+/** JSON when the text parses as JSON, else YAML (it parsed as one of them). */
+function rawFormat(text: string): 'json' | 'yaml' {
+  try {
+    JSON.parse(text);
+    return 'json';
+  } catch {
+    return 'yaml';
+  }
 }
 
 function isObject(value: unknown): value is Record<string, unknown> {
@@ -165,10 +177,13 @@ export async function loadSpecification(source: SpecSourceInput, fetch: GuardedF
   const expandedLimit = 4 * fetch.maxBytes;
   let entry: URL | null = null;
   let document: Record<string, unknown> | null = null;
+  let rawText = 'text' in source ? source.text : '';
   if ('url' in source) {
     // Fetched first so that relative references resolve against where a redirect ended.
     try {
-      entry = new URL((await fetchText(source.url)).url);
+      const fetched = await fetchText(source.url);
+      rawText = fetched.text;
+      entry = new URL(fetched.url);
     } catch (error) {
       if (failure.fetch) throw fromFetchError(failure.fetch);
       throw error;
@@ -228,7 +243,7 @@ export async function loadSpecification(source: SpecSourceInput, fetch: GuardedF
       );
     }
     const hash = createHash('sha256').update(JSON.stringify(stored)).digest('hex');
-    return { filesystem: stored, hash };
+    return { filesystem: stored, hash, raw: { text: rawText, format: rawFormat(rawText) } };
   } catch (error) {
     if (error instanceof SpecLoadError) throw error;
     if (failure.fetch) throw fromFetchError(failure.fetch);

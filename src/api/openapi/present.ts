@@ -7,6 +7,7 @@ import type {
   OpenAPISpecVersion,
   ProcessErrorCode,
   ProcessingState,
+  SpecVisibility,
 } from './schemas.js';
 
 const specPath = (spec: OpenapiSpecRow) => `/orgs/${spec.organization_id}/openapi/${encodeURIComponent(spec.slug)}`;
@@ -33,6 +34,7 @@ export function presentSpec(spec: OpenapiSpecRow, canEdit: boolean, urls: Urls):
       ? { lastProcessedErrors: JSON.parse(spec.last_process_errors) as { message: string }[] }
       : {}),
     lastProcessedErrorCount: spec.last_process_error_count,
+    visibility: spec.visibility as SpecVisibility,
     permissions: { view: true, edit: canEdit },
     urls: { location: specLocation(spec, urls), app: urls.app(appPath(spec)) },
   };

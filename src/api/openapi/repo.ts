@@ -68,12 +68,23 @@ export async function createSpec(
     last_process_error_code: null,
     last_process_errors: null,
     last_process_error_count: 0,
+    visibility: 'private',
     created_at: now,
     updated_at: now,
   };
   await db.insertInto('openapi_specs').values(spec).execute();
   await enqueue(db, PROCESS_JOB, { specId: spec.id, revision: 1 } satisfies ProcessPayload);
   return spec;
+}
+
+/** Sets the visibility (inside a transaction); returns the specification as it now is. */
+export async function updateSpecVisibility(db: DbOrTrx, specId: string, visibility: string): Promise<OpenapiSpecRow> {
+  return db
+    .updateTable('openapi_specs')
+    .set({ visibility, updated_at: nowIso() })
+    .where('id', '=', specId)
+    .returningAll()
+    .executeTakeFirstOrThrow();
 }
 
 /** Replaces the source (a new revision, processing pending) and queues its processing (inside a transaction). */
@@ -190,6 +201,8 @@ export async function recordSuccess(
     url: spec.source_url,
     filesystem: JSON.stringify(loaded.filesystem),
     content_hash: loaded.hash,
+    raw_text: loaded.raw.text,
+    raw_format: loaded.raw.format,
     created_at: now,
   };
   await db.insertInto('openapi_spec_versions').values(version).execute();

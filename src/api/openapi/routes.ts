@@ -18,14 +18,16 @@ import {
   CreateSpecBody,
   OpenAPISpec,
   OpenAPISpecContent,
+  OpenAPISpecRawContent,
   OpenAPISpecVersion,
   OrgParams,
   PutSpecBody,
   PutSpecParams,
   SpecParams,
+  UpdateSpecBody,
   VersionParams,
 } from './schemas.js';
-import { createOpenApiSpec, deleteOpenApiSpec, putOpenApiSpec } from './service.js';
+import { createOpenApiSpec, deleteOpenApiSpec, putOpenApiSpec, updateOpenApiSpecVisibility } from './service.js';
 
 const specTags = ['openapi'];
 const versionTags = ['openapi-versions'];
@@ -117,6 +119,26 @@ export default async function openapiRoutes(app: App) {
     },
   );
 
+  app.patch(
+    '/orgs/:organizationId/openapi/:specSlug',
+    {
+      config: { scope: 'openapi:write' },
+      schema: {
+        operationId: 'updateOpenAPISpecBySlug',
+        tags: specTags,
+        params: SpecParams,
+        body: UpdateSpecBody,
+        response: { 200: OpenAPISpec },
+      },
+    },
+    async (request) => {
+      const { organizationId, specSlug } = request.params;
+      const ctx = serviceContext(app, request);
+      const changed = await updateOpenApiSpecVisibility(ctx, organizationId, specSlug, request.body.visibility);
+      return presentSpec(changed.spec, changed.canEdit, app.urls);
+    },
+  );
+
   app.delete(
     '/orgs/:organizationId/openapi/:specSlug',
     {
@@ -204,6 +226,26 @@ export default async function openapiRoutes(app: App) {
     async (request) => {
       const { spec, version } = await loadVersion(request.params, 'latest', caller(request).user.id);
       return presentContent(spec, version, app.urls);
+    },
+  );
+
+  app.get(
+    '/orgs/:organizationId/openapi/:specSlug/versions/latest/content/raw',
+    {
+      config: { scope: 'openapi:read' },
+      schema: {
+        operationId: 'getLatestOpenAPISpecVersionContentRaw',
+        tags: versionTags,
+        params: SpecParams,
+        response: { 200: OpenAPISpecRawContent },
+      },
+    },
+    async (request) => {
+      const { version } = await loadVersion(request.params, 'latest', caller(request).user.id);
+      if (version.raw_text === null || version.raw_format === null) {
+        throw notFound(`version ${version.id} was stored without its raw source; update the specification to keep it`);
+      }
+      return { text: version.raw_text, format: version.raw_format as 'json' | 'yaml' };
     },
   );
 

@@ -9,6 +9,9 @@ export const SpecSlug = Type.String({
   description: 'Slug used as reference: lower-case letters and digits in groups joined by single hyphens',
 });
 
+export const SPEC_VISIBILITIES = ['private', 'public'] as const;
+export type SpecVisibility = (typeof SPEC_VISIBILITIES)[number];
+
 export const PROCESSING_STATES = ['pending', 'progress', 'complete'] as const;
 export type ProcessingState = (typeof PROCESSING_STATES)[number];
 export const PROCESS_ERROR_CODES = ['FETCH_TIMEOUT', 'FETCH_ERROR', 'PARSE_ERROR'] as const;
@@ -51,6 +54,9 @@ export const OpenAPISpec = Type.Object(
       Type.Array(Type.Object({ message: Type.String(), code: Type.Optional(Type.String()) })),
     ),
     lastProcessedErrorCount: Type.Integer({ minimum: 0 }),
+    visibility: StringEnum(SPEC_VISIBILITIES, {
+      description: '`private`: not publicly available; `public`: available to anyone with a public link',
+    }),
     permissions: Type.Object({ view: Type.Boolean(), edit: Type.Boolean() }),
     urls: Type.Object({ location: Type.String(), app: Type.String() }),
   },
@@ -95,4 +101,17 @@ export const VersionParams = Type.Object({
 });
 
 export const CreateSpecBody = Type.Object({ slug: SpecSlug, source: SpecSource }, { additionalProperties: false });
+export const UpdateSpecBody = Type.Object(
+  { visibility: StringEnum(SPEC_VISIBILITIES) },
+  { additionalProperties: false },
+);
+
+export const OpenAPISpecRawContent = Type.Object(
+  {
+    text: Type.String({ description: 'The specification entry document exactly as submitted or fetched' }),
+    format: StringEnum(['json', 'yaml'] as const),
+  },
+  { $id: 'OpenAPISpecRawContent' },
+);
+
 export const PutSpecBody = Type.Object({ source: SpecSource }, { additionalProperties: false });

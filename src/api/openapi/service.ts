@@ -22,6 +22,7 @@ import {
   recordSuccess,
   startProcessing,
   updateSpecSource,
+  updateSpecVisibility,
 } from './repo.js';
 import type { ProcessErrorCode, SpecSource } from './schemas.js';
 
@@ -111,6 +112,25 @@ export async function putOpenApiSpec(
     await recordSpecEvent(trx, ctx, 'openapi.spec.created', spec);
     return { spec, created: true, canEdit: edit };
   });
+}
+
+/** Sets the visibility of the specification `slug` (404 before 403, as for a deletion). */
+export async function updateOpenApiSpecVisibility(
+  ctx: ServiceContext,
+  organizationId: string,
+  slug: string,
+  visibility: 'private' | 'public',
+): Promise<ChangedSpec> {
+  const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
+  const existing = await findSpec(ctx.db, organizationId, slug);
+  if (!existing) throw notFound(`OpenAPI specification ${slug} not found`);
+  requireCanEdit(membership, 'change OpenAPI specifications');
+  const spec = await inTransaction(ctx.db, async (trx) => {
+    const updated = await updateSpecVisibility(trx, existing.id, visibility);
+    await recordSpecEvent(trx, ctx, 'openapi.spec.updated', updated, existing);
+    return updated;
+  });
+  return { spec, canEdit: canEdit(membership) };
 }
 
 /** Deletes the specification and its versions (404 before 403: a reader learns nothing more). */

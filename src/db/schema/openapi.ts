@@ -20,6 +20,8 @@ export interface OpenapiSpecsTable {
   /** JSON `{message}[]` of the last failure (truncated), or null. */
   last_process_errors: string | null;
   last_process_error_count: number;
+  /** `private` or `public`. */
+  visibility: string;
   created_at: string;
   updated_at: string;
 }
@@ -35,6 +37,10 @@ export interface OpenapiSpecVersionsTable {
   filesystem: string;
   /** SHA-256 of `filesystem`: a new version is stored only when it differs from the last one. */
   content_hash: string;
+  /** The entry document exactly as submitted or fetched; null for versions stored before it was kept. */
+  raw_text: string | null;
+  /** `json` or `yaml` (with raw_text). */
+  raw_format: string | null;
   created_at: string;
 }
 
