@@ -34,6 +34,7 @@ import { rateLimit } from './http/rate-limit.js';
 import { RequestLog, requestLogging, serializeRequest } from './http/request-log.js';
 import { responseCache } from './http/response-cache.js';
 import { requestInput, schemaCompilers } from './http/validation.js';
+import type { ResolveTxt } from './lib/dns.js';
 import { ErrorBody } from './lib/errors.js';
 import { newId } from './lib/ids.js';
 import { SCOPES } from './lib/scopes.js';
@@ -61,6 +62,8 @@ export interface BuildOptions {
    * time and idle memory) or at start-up (`app.ready()` then fails on any broken schema).
    */
   compileSchemas?: 'lazy' | 'eager';
+  /** The DNS TXT lookup custom hostnames are verified with (default: node:dns); tests give their own. */
+  resolveTxt?: ResolveTxt;
 }
 
 export async function buildApp(options: BuildOptions): Promise<App> {
@@ -101,7 +104,12 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   if (options.migrate !== false) await migrateToLatest(db);
 
   // The database, configuration and URLs: first, so that the database is closed last.
-  await app.register(appContext, { db, config, closeDb: !options.db });
+  await app.register(appContext, {
+    db,
+    config,
+    closeDb: !options.db,
+    ...(options.resolveTxt ? { resolveTxt: options.resolveTxt } : {}),
+  });
   // Before any route, so closing waits for every running handler before the database closes.
   await app.register(drain, { timeoutMs: 10_000 });
   // Keys and settings every request may need are made now, before the first request (and before

@@ -26,6 +26,7 @@ import revisionRoutes from './revisions/routes.js';
 import searchRoutes from './search/routes.js';
 import adsRoutes from './sites/ads/routes.js';
 import siteCustomizationRoutes from './sites/customization/routes.js';
+import siteHostnameRoutes from './sites/hostnames/routes.js';
 import siteInsightsRoutes from './sites/insights/routes.js';
 import sitePermissionRoutes from './sites/permissions/routes.js';
 import siteRedirectRoutes from './sites/redirects/routes.js';
@@ -65,6 +66,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(shareLinkRoutes);
   await app.register(siteInsightsRoutes);
   await app.register(sitePermissionRoutes);
+  await app.register(siteHostnameRoutes);
   // Shared by the content and change-request areas (pages nest pages).
   app.addSchema(RevisionPage);
   await app.register(changeRequestRoutes);

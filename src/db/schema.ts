@@ -40,6 +40,7 @@ import type { ChangeRequestReviewsTable, CommentReactionsTable, CommentsTable } 
 import type { SearchIndexStateTable, SearchPassagesTable } from './schema/search.js';
 import type { PasswordResetsTable, SessionsTable, SignInFailuresTable, UserPasswordsTable } from './schema/sessions.js';
 import type {
+  CustomHostnamesTable,
   SitePublishingAuthTable,
   SiteRedirectsTable,
   SiteSectionGroupsTable,
@@ -87,6 +88,7 @@ export interface Database {
   site_share_links: SiteShareLinksTable;
   site_publishing_auth: SitePublishingAuthTable;
   site_insight_events: SiteInsightEventsTable;
+  custom_hostnames: CustomHostnamesTable;
   integrations: IntegrationsTable;
   integration_images: IntegrationImagesTable;
   integration_installations: IntegrationInstallationsTable;

@@ -48,6 +48,8 @@ export const EVENT_TYPES = {
   'site.deleted': 'Site deleted',
   'site.structure.updated': 'Site structure updated',
   'site.permissions.updated': 'Site permissions updated',
+  'site.custom_hostname.updated': 'Site custom hostname claimed or verified',
+  'site.custom_hostname.removed': 'Site custom hostname removed',
   'site.customization.updated': 'Site customization updated',
   'site.space_customization.updated': 'Site space customization updated',
   'site.ads.updated': 'Site ads updated',

@@ -3,6 +3,8 @@
  * reads from it (the database, the configuration, the URL builder). It lives in core so that no area
  * imports `app.ts` (which imports every area).
  */
+
+import { promises as dns } from 'node:dns';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import type {
   FastifyBaseLogger,
@@ -14,6 +16,7 @@ import type {
 import fp from 'fastify-plugin';
 import type { Config } from '../config.js';
 import type { Db } from '../db/database.js';
+import type { ResolveTxt } from '../lib/dns.js';
 import { Urls } from '../lib/urls.js';
 
 /** The Fastify instance type every route module receives. */
@@ -30,6 +33,8 @@ declare module 'fastify' {
     db: Db;
     config: Config;
     urls: Urls;
+    /** Looks up DNS TXT records (custom hostnames' verification): node:dns unless the app was given one. */
+    resolveTxt: ResolveTxt;
   }
 }
 
@@ -38,6 +43,8 @@ export interface ContextOptions {
   config: Config;
   /** Close `db` when the app closes (false when the caller opened it and closes it). */
   closeDb: boolean;
+  /** The DNS TXT lookup (tests give a stand-in); node:dns's resolver when absent. */
+  resolveTxt?: ResolveTxt;
 }
 
 /**
@@ -45,10 +52,11 @@ export interface ContextOptions {
  * hooks run in reverse order of registration, so the database is closed after everything else.
  */
 export const appContext = fp<ContextOptions>(
-  async (app, { db, config, closeDb }) => {
+  async (app, { db, config, closeDb, resolveTxt }) => {
     app.decorate('db', db);
     app.decorate('config', config);
     app.decorate('urls', new Urls(config.publicUrl));
+    app.decorate('resolveTxt', resolveTxt ?? ((name: string) => dns.resolveTxt(name)));
     if (closeDb) app.addHook('onClose', async () => db.destroy());
   },
   { name: 'bindery-context' },

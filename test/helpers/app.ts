@@ -11,6 +11,7 @@ import { createToken } from '../../src/core/tokens.js';
 import { createDb, type Db } from '../../src/db/database.js';
 import { migrateToLatest } from '../../src/db/migrate.js';
 import type { UserRow } from '../../src/db/schema.js';
+import type { ResolveTxt } from '../../src/lib/dns.js';
 import { newId } from '../../src/lib/ids.js';
 import type { Role } from '../../src/lib/schemas.js';
 import type { Scope } from '../../src/lib/scopes.js';
@@ -117,9 +118,11 @@ export async function createHarness(
     logStream?: { write(line: string): void };
     /** Called before the app is made ready: a test's own hooks go here. */
     beforeReady?: (app: App) => void;
+    /** The DNS TXT lookup of custom hostnames' verification (default: node:dns). */
+    resolveTxt?: ResolveTxt;
   } = {},
 ): Promise<Harness> {
-  const { env = {}, ownDatabase, logStream, beforeReady, ...overrides } = options;
+  const { env = {}, ownDatabase, logStream, beforeReady, resolveTxt, ...overrides } = options;
   const sharedUrl = ownDatabase ?? inject('databaseUrl');
   const db = createDb(sharedUrl ?? ':memory:', { poolSize: 4 });
   if (!sharedUrl || ownDatabase) await migrateToLatest(db);
@@ -130,7 +133,13 @@ export async function createHarness(
     jobConcurrency: 0,
     ...overrides,
   };
-  const app = await buildApp({ config, db, migrate: false, ...(logStream ? { logStream } : { logger: false }) });
+  const app = await buildApp({
+    config,
+    db,
+    migrate: false,
+    ...(resolveTxt ? { resolveTxt } : {}),
+    ...(logStream ? { logStream } : { logger: false }),
+  });
   beforeReady?.(app);
   await app.ready();
 

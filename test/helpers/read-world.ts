@@ -100,6 +100,10 @@ export async function readWorld(h: Harness, git: GitServer, receiver: Receiver):
   ok(await c.put(`${w.api}/customization`, { styling: { theme: 'muted' }, title: 'Custom' }), 200);
   ok(await c.patch(`${w.api}/site-spaces/${siteSpace}/customization`, { title: 'Guide' }), 200);
   ok(await c.post(`${w.api}/ads`, { status: 'in-review', topic: 'webdev' }), 204);
+  // Where the site lives: a (pending) custom hostname, and the organization's address.
+  const reads = `reads-${w.orgId.toLowerCase().replace(/[^a-z0-9]/g, '')}`.slice(0, 30);
+  ok(await c.put(`/v1/custom-hostnames/docs.${reads}.test`, { site: w.siteId }), 201);
+  ok(await c.patch(o, { hostname: reads }), 200);
   // No GET reads insights (their aggregation is a POST); tracked so that one added later finds some.
   const session = { sessionId: 's1', visitorId: 'v1', cookies: {}, userAgent: 'test', language: 'en', referrer: null };
   const location = { url: 'https://docs.example.test/', siteSection: null, siteSpace: null, siteShareKey: null };
@@ -172,6 +176,8 @@ export async function readWorld(h: Harness, git: GitServer, receiver: Receiver):
       inviteId: invite.id,
       deliveryId: delivery.id,
       auditEventId: auditEvent,
+      hostname: `docs.${reads}.test`,
+      subdomain: reads,
       // Required query parameters.
       source: '/old',
       query: 'How do I install the CLI?',

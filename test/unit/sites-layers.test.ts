@@ -78,6 +78,7 @@ describe('sites layers', () => {
         '.',
         'ads',
         'customization',
+        'hostnames',
         'insights',
         'permissions',
         'redirects',

@@ -30,6 +30,8 @@ export interface SitesTable {
   ads_reason: string | null;
   /** JSON customization settings; null: the defaults. */
   customization: string | null;
+  /** JSON schema of the visitor claims adaptive content reads (`updateSiteAdaptiveSchema`); null: none. */
+  adaptive_schema: string | null;
   created_at: string;
   updated_at: string;
 }
@@ -133,3 +135,18 @@ export type SiteSpaceRow = Selectable<SiteSpacesTable>;
 export type SiteRedirectRow = Selectable<SiteRedirectsTable>;
 export type SiteShareLinkRow = Selectable<SiteShareLinksTable>;
 export type SitePublishingAuthRow = Selectable<SitePublishingAuthTable>;
+
+/**
+ * A custom hostname a site claims (one per site), served once a DNS TXT record proves it
+ * (`verified_at`; the site's `hostname` is then this one). Stored lower-case.
+ */
+export interface CustomHostnamesTable {
+  site_id: string;
+  organization_id: string;
+  hostname: string;
+  /** The value the TXT record must hold (src/lib/dns.ts). */
+  token: string;
+  verified_at: string | null;
+  created_at: string;
+}
+export type CustomHostnameRow = Selectable<CustomHostnamesTable>;
