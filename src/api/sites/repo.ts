@@ -165,7 +165,6 @@ export async function insertSite(
     ads_reporting_id: null,
     ads_reason: null,
     customization: null,
-    adaptive_schema: null,
     created_at: now,
     updated_at: now,
   };

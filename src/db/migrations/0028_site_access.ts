@@ -5,8 +5,6 @@
  * hostname is ever verified (the partial unique index). A verified claim's hostname is also the
  * site's `sites.hostname`, which is what published sites are served on (src/published/model.ts).
  * Hostnames are stored lower-case.
- *
- * `sites.adaptive_schema`: the JSON schema of a site's visitor claims (`updateSiteAdaptiveSchema`).
  */
 import { type Kysely, sql } from 'kysely';
 
@@ -28,10 +26,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .column('hostname')
     .where(sql.ref('verified_at'), 'is not', null)
     .execute();
-  await db.schema.alterTable('sites').addColumn('adaptive_schema', 'text').execute();
 }
 
 export async function down(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('sites').dropColumn('adaptive_schema').execute();
   await db.schema.dropTable('custom_hostnames').execute();
 }

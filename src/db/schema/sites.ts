@@ -30,8 +30,6 @@ export interface SitesTable {
   ads_reason: string | null;
   /** JSON customization settings; null: the defaults. */
   customization: string | null;
-  /** JSON schema of the visitor claims adaptive content reads (`updateSiteAdaptiveSchema`); null: none. */
-  adaptive_schema: string | null;
   created_at: string;
   updated_at: string;
 }
