@@ -16,6 +16,8 @@
  * - WORKERS rows: a few endpoints again with WORKERS=N (node:cluster); CPU from /proc of every process.
  * - Write paths, one at a time (bench/writes.ts).
  * - What recording events costs the write paths: off, on, and on with a webhook (bench/events.ts).
+ * - Content search: an organization search over 2,000 pages in 20 spaces, p50 against its ceiling
+ *   of 20 ms (bench/search.ts; alone: `npm run bench:search`).
  * - The report on stdout (bench/report.ts), progress on stderr.
  *
  * Tunables (BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_MEMBERS, BENCH_WORKERS,
@@ -31,6 +33,7 @@ import { type EventCostRow, measureEventCost } from './events.js';
 import { expect200, type Measurement, measure } from './load.js';
 import { cleanUp, ensureBuild, onCleanUp, processTree, type Server, startBindery, startCeiling } from './processes.js';
 import { type DatabaseRun, fixed, printRun, printSetup } from './report.js';
+import { benchSearch, P50_CEILING_MS } from './search.js';
 import { Api, bootstrap, type Seeded, seed } from './seed.js';
 import {
   CONNECTIONS,
@@ -251,8 +254,15 @@ async function main(): Promise<void> {
     runs.push(await benchDatabase(`postgres ${version}`, url, tmp));
   }
 
+  // Content search over 2,000 pages, against its p50 ceiling (bench/search.ts).
+  log('[search] organization search over 2,000 pages');
+  const search = await benchSearch(postgresUrl);
+
   printSetup(machine, setup, loadAtStart, ceilings);
   for (const [i, run] of runs.entries()) printRun(run, i > 0 ? runs[0] : undefined);
+  console.log(`\n## Content search (p50 ceiling ${P50_CEILING_MS} ms)\n`);
+  for (const line of search) console.log(`- ${line}`);
+  if (search.some((line) => line.endsWith('MISSED'))) process.exitCode = 1;
   console.log(`\ntotal ${fixed((performance.now() - started) / 1000, 0)} s`);
   const measured = runs.flatMap((r) => [...r.rows, ...r.uncachedRows, ...r.workerRows]);
   const invalid = [...ceilings.values(), ...measured.flatMap((row) => [row.m, row.reference])].some((m) => m.failures);

@@ -196,7 +196,7 @@ const PASSAGE_TEXT = sql.raw(`(p.page_title || ' ' || coalesce(p.heading, '') ||
  * Passages of the live revisions of `spaceIds` holding any of `terms` as a substring (case and, on
  * SQLite, diacritics folded): terms of {@link MIN_SUBSTRING}+ letters through the trigram index,
  * shorter CJK terms by a scan of the spaces' passages. Best first by how many terms they hold
- * (then by bm25 on SQLite); `rank` is that count. Terms must be letters and digits (searchTerms).
+ * (bm25 on SQLite's trigram index); `rank` is that count or that bm25. Terms must be letters and digits (searchTerms).
  */
 export async function searchInside(db: Db, options: SearchOptions): Promise<Passage[]> {
   const terms = options.terms.filter((t) => t.length >= MIN_SUBSTRING || isCjk(t));
@@ -233,12 +233,13 @@ async function insideChunk(db: Db, spaceIds: string[], terms: string[], limit: n
     rows = result.rows;
   } else {
     // FTS5 trigram: a quoted term matches as a substring; quoting keeps query syntax out.
+    // Ranked by bm25 alone: counting each term's LIKE on every match would cost more than it sorts.
     const match = long.map((t) => `"${t}"`).join(' OR ');
     const result = await sql<PassageRow>`
-      select ${COLUMNS}, ${count} as rank
+      select ${COLUMNS}, -bm25(search_trigram, 8.0, 4.0, 1.0) as rank
       from search_trigram join search_passages p on p.id = search_trigram.rowid ${live}
       where search_trigram match ${match} and p.space_id in (${ids})
-      order by rank desc, bm25(search_trigram, 8.0, 4.0, 1.0), p.id
+      order by rank desc, p.id
       limit ${limit}`.execute(db);
     rows = result.rows;
   }

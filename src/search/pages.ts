@@ -13,7 +13,7 @@
 import type { Db } from '../db/database.js';
 import type { SpaceRow } from '../db/schema.js';
 import { ensureIndexed, type Passage, search, searchInside } from './index.js';
-import { isCjk, normalize, phraseMatcher, searchTerms, textMatcher } from './terms.js';
+import { isCjk, normalize, queryPhrase, searchTerms, textMatcher } from './terms.js';
 
 const CANDIDATES = 200;
 
@@ -41,25 +41,28 @@ export async function searchSpaces(db: Db, spaces: SpaceRow[], query: string): P
   await ensureIndexed(db, spaces);
   const spaceIds = spaces.map((s) => s.id);
   const wordTerms = terms.filter((t) => !isCjk(t));
-  const [byWord, inside] = await Promise.all([
-    search(db, { spaceIds, terms: wordTerms, limit: CANDIDATES }),
-    searchInside(db, { spaceIds, terms, limit: CANDIDATES }),
-  ]);
+  const byWord = await search(db, { spaceIds, terms: wordTerms, limit: CANDIDATES });
+  // When whole words already fill the candidates, matches inside words would rank below them:
+  // the substring search runs only when they do not (and always for CJK, which has no words).
+  const inside =
+    byWord.length < CANDIDATES || wordTerms.length < terms.length
+      ? await searchInside(db, { spaceIds, terms, limit: CANDIDATES })
+      : [];
   // Word ranks (bm25, ts_rank) weigh in; a passage found only inside words has none.
   const candidates = new Map<number, Passage>(inside.map((p) => [p.id, { ...p, rank: 0 }]));
   for (const passage of byWord) candidates.set(passage.id, passage);
   const needed = Math.max(1, Math.ceil(terms.length / 2));
   const best = Math.max(...byWord.map((c) => c.rank), Number.MIN_VALUE);
-  const phrase = phraseMatcher(query);
+  const phrase = queryPhrase(query);
   const pages = new Map<string, PageHit>();
   for (const passage of candidates.values()) {
     const text = `${passage.pageTitle}\n${passage.heading ?? ''}\n${passage.body}`;
-    const has = textMatcher(text);
-    const matched = terms.filter(has).length;
+    const inText = textMatcher(text);
+    const matched = terms.filter((t) => inText.has(t)).length;
     if (matched < needed) continue;
     const inTitle = textMatcher(passage.pageTitle);
-    const titleMatches = terms.filter(inTitle).length;
-    const phraseBonus = phrase?.(passage.pageTitle) ? 3 : phrase?.(text) ? 1.5 : 0;
+    const titleMatches = terms.filter((t) => inTitle.has(t)).length;
+    const phraseBonus = !phrase ? 0 : inTitle.holds(phrase) ? 3 : inText.holds(phrase) ? 1.5 : 0;
     const score =
       Math.round(
         ((2 * matched) / terms.length +
@@ -95,7 +98,7 @@ export function matchRanges(text: string, query: string): Array<[number, number]
   // Folding keeps one character per character for almost every text; when it does not, nothing is marked.
   const folded = [...text].map((c) => normalize(c)).join('');
   if (folded.length !== text.length) return [];
-  const needles = [...new Set([...searchTerms(query), ...(phraseMatcher(query) ? [normalize(query.trim())] : [])])];
+  const needles = [...new Set([...searchTerms(query), ...(queryPhrase(query) ? [normalize(query.trim())] : [])])];
   const ranges: Array<[number, number]> = [];
   for (const needle of needles) {
     const wholeWord = !isCjk(needle) && needle.length < 3;

@@ -67,7 +67,12 @@ export function stem(word: string): string {
 
 /** Which of `terms` occur in `text` (by stem, or as a prefix of a word for stems of 4+ letters). */
 export function termMatcher(text: string): (term: string) => boolean {
-  const stems = new Set(words(text).map(stem));
+  return wordMatcher(words(text));
+}
+
+/** {@link termMatcher} over the words of a text already split. */
+function wordMatcher(textWords: string[]): (term: string) => boolean {
+  const stems = new Set(textWords.map(stem));
   const list = [...stems];
   const cache = new Map<string, boolean>();
   return (term) => {
@@ -118,27 +123,47 @@ export function matchesInside(term: string): boolean {
   return term.length >= MIN_SUBSTRING || isCjk(term);
 }
 
+/** A text read once for matching: which terms it holds, and whether it holds a phrase. */
+export interface TextMatch {
+  has(term: string): boolean;
+  /** Whether the text holds `phrase` (see {@link queryPhrase}). */
+  holds(phrase: QueryPhrase): boolean;
+}
+
 /**
  * Which of `terms` occur in `text`: as a word (by stem, {@link termMatcher}), or inside a word for
  * terms of {@link MIN_SUBSTRING}+ letters and CJK terms (the trigram index finds those).
  */
-export function textMatcher(text: string): (term: string) => boolean {
-  const byWord = termMatcher(text);
+export function textMatcher(text: string): TextMatch {
   const flat = normalize(text);
-  return (term) => byWord(term) || (matchesInside(term) && flat.includes(term));
+  const textWords = flat.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const byWord = wordMatcher(textWords);
+  let joined: string | undefined;
+  return {
+    has: (term) => byWord(term) || (matchesInside(term) && flat.includes(term)),
+    holds: (phrase) => {
+      joined ??= ` ${textWords.join(' ')} `;
+      return joined.includes(phrase.cjk ? phrase.words : ` ${phrase.words} `);
+    },
+  };
+}
+
+export interface QueryPhrase {
+  /** The query's words, joined by single spaces. */
+  words: string;
+  /** CJK: matched anywhere, not only between word boundaries. */
+  cjk: boolean;
 }
 
 /**
- * Whether `text` holds the whole query as one phrase: its words in order, next to each other (for
- * CJK, the run of letters itself). Only a query of two or more words (or a CJK run of 2+ letters) is
- * a phrase.
+ * The whole query as one phrase (its words in order, next to each other; for CJK, the run of
+ * letters itself), or null when it is not one: a phrase has two or more words, or is a CJK run of
+ * 2+ letters.
  */
-export function phraseMatcher(query: string): ((text: string) => boolean) | null {
+export function queryPhrase(query: string): QueryPhrase | null {
   const queryWords = words(query);
-  if (queryWords.length === 0) return null;
   const phrase = queryWords.join(' ');
   const cjk = isCjk(phrase);
   if (queryWords.length < 2 && !(cjk && phrase.length >= 2)) return null;
-  return (text) =>
-    cjk ? words(text).join(' ').includes(phrase) : ` ${words(text).join(' ')} `.includes(` ${phrase} `);
+  return { words: phrase, cjk };
 }

@@ -3,7 +3,9 @@
  * ways in; see src/search/):
  *
  * - PostgreSQL: the `pg_trgm` extension and a trigram GIN index over a passage's text (title, heading
- *   and body joined by spaces, the expression src/search/ queries with `ilike`).
+ *   and body joined by spaces, the expression src/search/ queries with `ilike`). As in 0015, where
+ *   the extension cannot be created (not installed, no privilege) the migration goes on without the
+ *   index, and substring search scans the searched spaces' passages instead.
  * - SQLite: an FTS5 table `search_trigram` (`trigram` tokenizer, case and diacritics folded) over the
  *   same three columns of `search_passages`, kept in step by triggers as `search_fts` is, and filled
  *   from the passages already indexed.
@@ -13,15 +15,23 @@
  */
 import { type Kysely, sql } from 'kysely';
 import { dialectOf } from '../dialect.js';
+import { tryCreateExtension } from './0015_member_search.js';
 
 const TRIGGERS = ['search_passages_trigram_ai', 'search_passages_trigram_ad', 'search_passages_trigram_au'];
 
 export async function up(db: Kysely<unknown>): Promise<void> {
   if (dialectOf(db) === 'postgres') {
-    await sql`create extension if not exists pg_trgm`.execute(db);
-    await sql`
+    await tryCreateExtension(db, 'pg_trgm');
+    // Installed by us or beforehand (e.g. by a superuser, in a schema on the search path).
+    const installed = await sql<{ n: number }>`
+      select count(*)::int as n from pg_opclass where opcname = 'gin_trgm_ops' and pg_opclass_is_visible(oid)`.execute(
+      db,
+    );
+    if ((installed.rows[0]?.n ?? 0) > 0) {
+      await sql`
       create index search_passages_trgm on search_passages
       using gin ((page_title || ' ' || coalesce(heading, '') || ' ' || body) gin_trgm_ops)`.execute(db);
+    }
   } else {
     await sql`
       create virtual table search_trigram using fts5(

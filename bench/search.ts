@@ -1,0 +1,238 @@
+/**
+ * Content search latency: `GET /v1/orgs/{id}/search` over 2,000 pages (20 spaces × 100 pages, 5
+ * passages each, some of them in Chinese), as a member who reads every space. Part of `npm run bench`
+ * (after its other runs); `npm run bench:search` runs it alone.
+ *
+ * Pages are written straight through the revision store and indexed (timed); then ~100 queries one
+ * after the other through the app (in process, `inject`: no network, response cache off so that
+ * every query runs the search): words, phrases, parts of words, CJK, and queries that find nothing.
+ * Reports p50/p95/p99 against the ceiling: p50 under {@link P50_CEILING_MS} ms.
+ *
+ * A fresh SQLite file, and PostgreSQL too when DATABASE_URL is a postgres:// URL (a fresh database
+ * created for the run and dropped after). BENCH_SEARCHES sets the number of queries (default 100).
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { createOrganization } from '../src/api/organizations/repo.js';
+import { createSpace } from '../src/api/spaces/repo.js';
+import { findOrCreateUser } from '../src/api/users/repo.js';
+import { buildApp } from '../src/app.js';
+import { loadConfig } from '../src/config.js';
+import { markdownToDocument } from '../src/content/markdown.js';
+import { type PageNode, putDocument, writeRevision } from '../src/content/store.js';
+import { createToken } from '../src/core/tokens.js';
+import { createDb, type Db, isPostgresUrl } from '../src/db/database.js';
+import { migrateToLatest } from '../src/db/migrate.js';
+import { newId } from '../src/lib/ids.js';
+import { indexSpace } from '../src/search/index.js';
+
+const SPACES = 20;
+const PAGES_PER_SPACE = 100;
+const SEARCHES = Number(process.env.BENCH_SEARCHES ?? 100);
+export const P50_CEILING_MS = 20;
+
+const TOPICS = [
+  'authentication',
+  'billing',
+  'deployment',
+  'monitoring',
+  'backups',
+  'permissions',
+  'webhooks',
+  'caching',
+  'migrations',
+  'logging',
+  'invoices',
+  'onboarding',
+  'encryption',
+  'quotas',
+  'exports',
+  'notifications',
+];
+const VERBS = ['configure', 'enable', 'disable', 'troubleshoot', 'monitor', 'secure', 'export', 'rotate'];
+const CJK = [
+  '安装服务器的方法很简单',
+  'サーバーの設定を変更します',
+  '서버를 설치하는 방법입니다',
+  '权限设置与备份策略',
+];
+const FILLER =
+  'The service keeps every change in an immutable history so that nothing is lost. Administrators can review ' +
+  'the settings at any time from the dashboard, and members see only what their role allows.';
+
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state * 1103515245 + 12345) & 0x7fffffff;
+    return state / 0x7fffffff;
+  };
+}
+
+const pick = <T>(items: readonly T[], next: () => number): T => items[Math.floor(next() * items.length)] as T;
+
+function pageMarkdown(topic: string, n: number, next: () => number): string {
+  const sections = [1, 2, 3, 4].map((i) => {
+    const verb = pick(VERBS, next);
+    const other = pick(TOPICS, next);
+    const cjk = n % 10 === 0 ? ` ${pick(CJK, next)}。` : '';
+    return (
+      `## ${verb[0]?.toUpperCase()}${verb.slice(1)} ${topic} ${n}.${i}\n\n` +
+      `To ${verb} ${topic} for ${other}, open the ${topic} settings and choose option ${n}-${i}.${cjk} ${FILLER}`
+    );
+  });
+  return `${topic[0]?.toUpperCase()}${topic.slice(1)} guide number ${n}.\n\n${sections.join('\n\n')}`;
+}
+
+export async function seedContent(db: Db) {
+  const admin = await findOrCreateUser(db, `admin-${newId(6).toLowerCase()}@bench.example`, 'Bench Admin');
+  const org = await createOrganization(db, { title: 'Search Benchmark' }, admin.id);
+  const { token } = await createToken(db, admin.id);
+  const next = random(42);
+  const spaces: string[] = [];
+  for (let s = 0; s < SPACES; s++) {
+    const space = await createSpace(db, org.id, { title: `Space ${s}` });
+    const pages: PageNode[] = [];
+    for (let p = 0; p < PAGES_PER_SPACE; p++) {
+      const n = s * PAGES_PER_SPACE + p;
+      const topic = TOPICS[n % TOPICS.length] as string;
+      const document = await putDocument(db, markdownToDocument(pageMarkdown(topic, n, next)));
+      pages.push({
+        id: newId(),
+        type: 'document',
+        title: `${topic} ${n}`,
+        slug: `${topic}-${n}`,
+        document,
+        children: [],
+      });
+    }
+    const revision = await writeRevision(db, {
+      spaceId: space.id,
+      parents: [],
+      type: 'edits',
+      pages,
+      files: [],
+      reusableContents: [],
+      createdBy: admin.id,
+    });
+    await db.updateTable('spaces').set({ revision_id: revision.id }).where('id', '=', space.id).execute();
+    spaces.push(space.id);
+  }
+  const started = performance.now();
+  for (const id of spaces) await indexSpace(db, id);
+  const indexedMs = performance.now() - started;
+  const passages = await db
+    .selectFrom('search_passages')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return { organizationId: org.id, token, indexedMs, passages: Number(passages.n) };
+}
+
+function queries(): string[] {
+  const next = random(7);
+  return Array.from({ length: SEARCHES }, (_, i) => {
+    const topic = pick(TOPICS, next);
+    switch (i % 6) {
+      case 0:
+        return topic;
+      case 1:
+        return `${pick(VERBS, next)} ${topic}`;
+      case 2:
+        return topic.slice(1, 5); // part of a word
+      case 3:
+        return pick(['安装服务器', '設定', '서버', '权限设置'], next);
+      case 4:
+        return `choose option ${Math.floor(next() * SPACES * PAGES_PER_SPACE)}-2`;
+      default:
+        return 'unladen swallow airspeed';
+    }
+  });
+}
+
+function percentile(sorted: number[], p: number): number {
+  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
+  return sorted[Math.max(0, index)] as number;
+}
+
+/** Runs the search bench on one database; returns its report line. */
+async function run(label: string, databaseUrl: string): Promise<string> {
+  const db = createDb(databaseUrl);
+  try {
+    await migrateToLatest(db);
+    const seeded = await seedContent(db);
+    const config = {
+      ...loadConfig({ LOG_LEVEL: 'silent', RESPONSE_CACHE_MB: '0' }),
+      databaseUrl,
+      ai: null,
+      jobConcurrency: 0,
+    };
+    const app = await buildApp({ config, db, migrate: false, logger: false });
+    await app.ready();
+    const headers = { authorization: `Bearer ${seeded.token}` };
+    const base = `/v1/orgs/${seeded.organizationId}/search`;
+    const get = (query: string) =>
+      app.inject({ method: 'GET', url: `${base}?query=${encodeURIComponent(query)}`, headers });
+    await get('warm up billing');
+    const samples: number[] = [];
+    let found = 0;
+    for (const query of queries()) {
+      const started = performance.now();
+      const res = await get(query);
+      samples.push(performance.now() - started);
+      if (res.statusCode !== 200) throw new Error(`search answered ${res.statusCode}: ${res.body}`);
+      if ((JSON.parse(res.body).count as number) > 0) found++;
+    }
+    await app.close();
+    const sorted = samples.sort((a, b) => a - b);
+    const p50 = percentile(sorted, 50);
+    const f = (n: number) => n.toFixed(1);
+    return (
+      `${label}: GET …/orgs/{id}/search over ${SPACES * PAGES_PER_SPACE} pages in ${SPACES} spaces ` +
+      `(${seeded.passages} passages, indexed in ${(seeded.indexedMs / 1000).toFixed(1)} s): ` +
+      `p50 ${f(p50)} ms, p95 ${f(percentile(sorted, 95))} ms, p99 ${f(percentile(sorted, 99))} ms ` +
+      `(n=${samples.length}, ${found} with results); ceiling p50 < ${P50_CEILING_MS} ms: ${p50 < P50_CEILING_MS ? 'met' : 'MISSED'}`
+    );
+  } finally {
+    await db.destroy();
+  }
+}
+
+/** The search bench on SQLite, and on PostgreSQL when `postgresUrl` is given: one report line each. */
+export async function benchSearch(postgresUrl?: string): Promise<string[]> {
+  const lines: string[] = [];
+  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-search-'));
+  try {
+    lines.push(await run('SQLite', `sqlite:${path.join(folder, 'bench.sqlite')}`));
+  } finally {
+    fs.rmSync(folder, { recursive: true, force: true });
+  }
+  if (postgresUrl && isPostgresUrl(postgresUrl)) {
+    const name = `bindery_bench_search_${Date.now()}`;
+    const admin = new pg.Client({ connectionString: postgresUrl });
+    await admin.connect();
+    await admin.query(`create database ${name}`);
+    const target = new URL(postgresUrl);
+    target.pathname = `/${name}`;
+    try {
+      lines.push(await run('PostgreSQL', target.toString()));
+    } finally {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      await admin.query(`drop database if exists ${name} with (force)`);
+      await admin.end();
+    }
+  }
+  return lines;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  benchSearch(process.env.DATABASE_URL)
+    .then((lines) => {
+      for (const line of lines) console.log(line);
+    })
+    .catch((error) => {
+      console.error(error);
+      process.exit(1);
+    });
+}
