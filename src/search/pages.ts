@@ -95,8 +95,9 @@ export async function searchSpaces(db: Db, spaces: SpaceRow[], query: string): P
 
 /** Where the terms (and phrase) of `query` occur in `text`: [start, end) ranges, sorted, merged where they touch. */
 export function matchRanges(text: string, query: string): Array<[number, number]> {
-  // Folding keeps one character per character for almost every text; when it does not, nothing is marked.
-  const folded = [...text].map((c) => normalize(c)).join('');
+  // Folding keeps one character per character for almost every text (one pass over the whole text,
+  // not one per character: this runs for every section shown); when it does not, nothing is marked.
+  const folded = normalize(text);
   if (folded.length !== text.length) return [];
   const needles = [...new Set([...searchTerms(query), ...(queryPhrase(query) ? [normalize(query.trim())] : [])])];
   const ranges: Array<[number, number]> = [];
