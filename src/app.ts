@@ -10,6 +10,7 @@ import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
 import authRoutes from './auth/routes.js';
+import { ssoSignInRoutes } from './auth/sso-routes.js';
 import { background } from './background.js';
 import type { Config } from './config.js';
 import { createDb, type Db } from './db/database.js';
@@ -203,6 +204,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
     },
   );
 
+  // Single sign-on (OpenID Connect, SAML): redirects and small pages outside the API.
+  await app.register(ssoSignInRoutes);
   // Published sites are served outside the API (their hooks see every request: see published/routes.ts).
   await app.register(registerPublished);
   // Signing in and out of the browser session (/auth/*), outside the API.

@@ -22,6 +22,8 @@ export const WRITES_WITHOUT_EVENT = {
   accountChange:
     "a change of a user's own sign-in (sessions, password, failed attempts) is recorded in each organization of the user; one who is a member of none has no audit log",
   updateUser: 'a user who is a member of no organization has no audit log to record `user.updated` in',
+  admitSsoUser:
+    'a person signing in through OpenID Connect for the first time, with no organization to join, is a new user of no organization: there is no audit log to record it in (joining one records `member.added`)',
   settleAttempt: "a webhook delivery's attempt: recording it as an event would feed the webhooks their own deliveries",
 } as const;
 
