@@ -5,6 +5,9 @@
 import os from 'node:os';
 import path from 'node:path';
 import { parseSecretsKey } from './core/secrets.js';
+import { type OidcConfig, parseOidc } from './lib/oidc-config.js';
+
+export type { OidcConfig } from './lib/oidc-config.js';
 
 export interface Config {
   port: number;
@@ -82,21 +85,6 @@ export interface Config {
   smtp: SmtpConfig | null;
   /** Sign-in through an OpenID Connect provider (`OIDC_ISSUER`, `OIDC_CLIENT_ID`, `OIDC_CLIENT_SECRET`); null: none. */
   oidc: OidcConfig | null;
-}
-
-export interface OidcConfig {
-  /** The issuer identifier; its discovery document is `<issuer>/.well-known/openid-configuration`. */
-  issuer: string;
-  clientId: string;
-  clientSecret: string;
-  /** The name of the provider on the sign-in button (`OIDC_NAME`). */
-  name: string;
-  /** Scopes asked for (`OIDC_SCOPES`); always with `openid` and `email`. */
-  scopes: string[];
-  /** The organization people who sign in this way join (`OIDC_ORGANIZATION`); null: they join by invitation. */
-  organizationId: string | null;
-  /** Their role there (`OIDC_DEFAULT_ROLE`); null: the organization's default role. */
-  defaultRole: string | null;
 }
 
 export interface SmtpConfig {
@@ -311,51 +299,13 @@ function parseSmtp(env: NodeJS.ProcessEnv, publicUrl: string): SmtpConfig | null
   return { url: raw, from };
 }
 
-const OIDC_ROLES = ['admin', 'create', 'review', 'edit', 'comment', 'read'];
-
-/** Whether `hostname` is a loopback address, where an `http://` issuer is accepted (development, tests). */
-function isLoopback(hostname: string): boolean {
-  return hostname === 'localhost' || /^127(\.\d{1,3}){3}$/.test(hostname) || hostname === '[::1]';
-}
-
-function parseOidc(env: NodeJS.ProcessEnv): OidcConfig | null {
-  const issuer = env.OIDC_ISSUER?.trim();
-  const clientId = env.OIDC_CLIENT_ID?.trim();
-  const clientSecret = env.OIDC_CLIENT_SECRET?.trim();
-  if (!issuer) {
-    if (clientId || clientSecret || env.OIDC_ORGANIZATION?.trim()) {
-      throw new ConfigError('OIDC_CLIENT_ID, OIDC_CLIENT_SECRET and OIDC_ORGANIZATION need OIDC_ISSUER');
-    }
-    return null;
-  }
-  if (!clientId || !clientSecret) throw new ConfigError('OIDC_ISSUER needs OIDC_CLIENT_ID and OIDC_CLIENT_SECRET');
-  let url: URL;
+/** `parse()`, its error a {@link ConfigError} (parsers of src/lib know nothing of this module). */
+function configured<T>(parse: () => T): T {
   try {
-    url = new URL(issuer);
-  } catch {
-    throw new ConfigError(`OIDC_ISSUER must be an https:// URL, got "${issuer}"`);
+    return parse();
+  } catch (error) {
+    throw new ConfigError((error as Error).message);
   }
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(url.hostname))) {
-    throw new ConfigError(`OIDC_ISSUER must be an https:// URL (http:// only on a loopback address), got "${issuer}"`);
-  }
-  const scopes = new Set(['openid', 'email', ...(env.OIDC_SCOPES ?? 'profile').split(/[\s,]+/).filter(Boolean)]);
-  const organizationId = env.OIDC_ORGANIZATION?.trim() || null;
-  const defaultRole = env.OIDC_DEFAULT_ROLE?.trim() || null;
-  if (defaultRole !== null && !OIDC_ROLES.includes(defaultRole)) {
-    throw new ConfigError(`OIDC_DEFAULT_ROLE must be one of ${OIDC_ROLES.join(', ')}, got "${defaultRole}"`);
-  }
-  if (defaultRole !== null && organizationId === null) {
-    throw new ConfigError('OIDC_DEFAULT_ROLE needs OIDC_ORGANIZATION (the organization it is a role in)');
-  }
-  return {
-    issuer,
-    clientId,
-    clientSecret,
-    name: env.OIDC_NAME?.trim() || url.hostname,
-    scopes: [...scopes],
-    organizationId,
-    defaultRole,
-  };
 }
 
 /** Reads the configuration from `env`; throws {@link ConfigError} naming the first bad variable. */
@@ -404,6 +354,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     sessionIdleMs: parsePositiveNumber('SESSION_IDLE_DAYS', env.SESSION_IDLE_DAYS, 14) * 86_400_000,
     sessionMaxMs: parsePositiveNumber('SESSION_MAX_DAYS', env.SESSION_MAX_DAYS, 30) * 86_400_000,
     smtp: parseSmtp(env, publicUrl),
-    oidc: parseOidc(env),
+    oidc: configured(() => parseOidc(env)),
   };
 }
