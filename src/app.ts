@@ -183,7 +183,7 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   registerReference(app, () => app.swagger());
   // The web app at `/` and at every `urls.app` address (the landing page when it is not built).
   await app.register(registerWebApp);
-  registerInvitePage(app);
+  await app.register(registerInvitePage);
 
   app.get('/v1/openapi.json', { config: { public: true }, schema: { hide: true } }, async () => app.swagger());
   // Probes are neither counted nor limited: an orchestrator polling them must never see a 429.

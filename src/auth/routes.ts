@@ -33,19 +33,20 @@ const SessionAnswer = Type.Object({
   expiresAt: Type.String({ format: 'date-time' }),
 });
 
+const AuthStatus = Type.Object({
+  session: Type.Union([SessionAnswer, Type.Null()]),
+  sso: Type.Array(Type.Object({ name: Type.String(), loginUrl: Type.String() })),
+});
+
 function isForm(request: FastifyRequest): boolean {
   return String(request.headers['content-type'] ?? '').startsWith('application/x-www-form-urlencoded');
 }
 
-/**
- * The links to the single sign-on providers configured, shown on the sign-in page. OIDC's
- * configuration (`config.oidc`, with its display name) is added by the SSO sign-in; until then
- * there is none. Read loosely here so that this page needs no change when it comes.
- */
+/** The single sign-on configured for the whole server (OpenID Connect), shown on sign-in screens. */
 function ssoLinks(app: App, base: string): SsoLink[] {
-  const oidc = (app.config as { oidc?: { name?: string; displayName?: string } | null }).oidc;
+  const oidc = app.config.oidc;
   if (!oidc) return [];
-  return [{ label: oidc.name ?? oidc.displayName ?? 'single sign-on', href: `${base}/auth/oidc/login` }];
+  return [{ label: oidc.name, href: `${base}/auth/oidc/login` }];
 }
 
 export default async function authRoutes(app: App): Promise<void> {
@@ -114,6 +115,26 @@ export default async function authRoutes(app: App): Promise<void> {
       if (!check.ok) throw unauthorized(check.reason);
       const { session } = check;
       return { user: presentUser(session.user, app.urls), csrfToken: session.csrfToken, expiresAt: session.expiresAt };
+    },
+  );
+
+  // What a client needs before anyone signs in: the session if there is one (200 either way, so a
+  // browser app asking on start logs no failed request), and the ways in besides a password.
+  app.get(
+    '/auth/status',
+    { ...options, schema: { hide: true, response: { 200: AuthStatus } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      const secret = sessionSecretOf(request);
+      const check = secret ? await verifySession(app.db, secret, policy) : null;
+      const session = check?.ok
+        ? {
+            user: presentUser(check.session.user, app.urls),
+            csrfToken: check.session.csrfToken,
+            expiresAt: check.session.expiresAt,
+          }
+        : null;
+      return { session, sso: ssoLinks(app, base).map((link) => ({ name: link.label, loginUrl: link.href })) };
     },
   );
 

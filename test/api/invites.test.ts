@@ -8,6 +8,8 @@ import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, PUBLIC_URL } from '../helpers/app.js';
 import { auditEvents } from '../helpers/audit.js';
+import { listenOnLoopback } from '../helpers/browser.js';
+import { givePassword, PASSWORD, sessionCookie } from '../helpers/sessions.js';
 
 let harness: Harness;
 beforeAll(async () => {
@@ -125,7 +127,9 @@ describe('the invite page', () => {
     const link = await org.admin.client.post(`/v1/orgs/${org.id}/link-invites`, { role: 'read' });
     const page = await harness.app.inject({ method: 'GET', url: `/invite/${org.id}/${link.body.id}` });
     expect(page.statusCode).toBe(303);
-    expect(page.headers.location).toBe(`/auth/login?returnTo=${encodeURIComponent(link.body.urls.app)}`);
+    expect(page.headers.location).toBe(
+      `/auth/login?returnTo=${encodeURIComponent(new URL(link.body.urls.app).pathname)}`,
+    );
     expect(page.headers['referrer-policy']).toBe('no-referrer');
     const unknown = await harness.app.inject({ method: 'GET', url: `/invite/${org.id}/nope` });
     expect(unknown.statusCode).toBe(404);
@@ -200,7 +204,7 @@ describe('invitation mail', () => {
       expect(mail).toContain('From: Bindery <docs@bindery.test>');
       expect(mail).toContain('Acme Docs');
       expect(mail.replace(/=\r?\n/g, '').replaceAll('=3D', '=')).toContain(
-        `/auth/login?returnTo=${encodeURIComponent(`${PUBLIC_URL}/o/${org.id}`)}`,
+        `/auth/login?returnTo=${encodeURIComponent(`/o/${org.id}`)}`,
       );
       // Invited again: no longer new, no second mail.
       await org.admin.client.post(`/v1/orgs/${org.id}/invites`, { emails: ['new-person@example.test'] });
@@ -209,5 +213,59 @@ describe('invitation mail', () => {
       await mailing.close();
       await new Promise<void>((resolve) => smtp.close(() => resolve()));
     }
+  });
+
+  it('signs in through the sign-in page and back, then joins with the Join form (its CSRF field and origin checked)', async () => {
+    const org = await orgWithLinks();
+    const link = await org.admin.client.post(`/v1/orgs/${org.id}/link-invites`, { role: 'comment' });
+    const person = await harness.user();
+    await givePassword(harness.db, person.user.id);
+    const base = await listenOnLoopback(harness.app);
+    const invitePath = new URL(link.body.urls.app).pathname;
+    // Signed out: to the sign-in page, whose form brings the person back to the invite.
+    const first = await fetch(`${base}${invitePath}`, { redirect: 'manual' });
+    expect(first.status).toBe(303);
+    const login = await fetch(`${base}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ email: person.user.email, password: PASSWORD, returnTo: invitePath }).toString(),
+      redirect: 'manual',
+    });
+    expect(login.status).toBe(303);
+    expect(login.headers.get('location')).toBe(invitePath);
+    const cookie = sessionCookie(login);
+    const page = await fetch(`${base}${invitePath}`, { headers: { cookie } });
+    expect(page.status).toBe(200);
+    const html = await page.text();
+    expect(html).toContain('<button type="submit">Join</button>');
+    const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1] ?? '';
+    const form = { 'content-type': 'application/x-www-form-urlencoded', cookie };
+    // Without the form's token, or from another origin: refused, and not a member.
+    const forged = await fetch(`${base}${invitePath}`, {
+      method: 'POST',
+      headers: form,
+      body: 'csrf=wrong',
+      redirect: 'manual',
+    });
+    expect(forged.status).toBe(403);
+    const crossSite = await fetch(`${base}${invitePath}`, {
+      method: 'POST',
+      headers: { ...form, origin: 'https://evil.example' },
+      body: `csrf=${encodeURIComponent(csrf)}`,
+      redirect: 'manual',
+    });
+    expect(crossSite.status).toBe(403);
+    expect((await person.client.get(`/v1/orgs/${org.id}`)).status).toBe(404);
+    const joined = await fetch(`${base}${invitePath}`, {
+      method: 'POST',
+      headers: form,
+      body: `csrf=${encodeURIComponent(csrf)}`,
+      redirect: 'manual',
+    });
+    expect(joined.status).toBe(303);
+    expect(joined.headers.get('location')).toBe(`/o/${org.id}`);
+    const member = await org.admin.client.get(`/v1/orgs/${org.id}/members/${person.user.id}`);
+    expect(member.status).toBe(200);
+    expect(member.body.role).toBe('comment');
   });
 });

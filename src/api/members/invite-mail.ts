@@ -14,8 +14,9 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 
 /** Where the mail's link leads: sign-in, then the organization. */
 export function invitationLink(app: App, organizationId: string): string {
-  const organizationUrl = app.urls.app(`/o/${organizationId}`);
-  return app.urls.app(`/auth/login?returnTo=${encodeURIComponent(organizationUrl)}`);
+  // returnTo is a path of this server (the sign-in page refuses anything else), under PUBLIC_URL's path.
+  const organizationPath = new URL(app.urls.app(`/o/${organizationId}`)).pathname;
+  return app.urls.app(`/auth/login?returnTo=${encodeURIComponent(organizationPath)}`);
 }
 
 export async function mailInvitations(

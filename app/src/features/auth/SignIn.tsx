@@ -1,10 +1,11 @@
 /** The sign-in screen: email and password, with the API's message beside the form when it refuses. */
 import { type FormEvent, useId, useState } from 'react';
 import { basePath } from '../../base';
-import { useSignIn } from './session';
+import { useAuthStatus, useSignIn } from './session';
 
 export function SignIn() {
   const signIn = useSignIn();
+  const { sso } = useAuthStatus();
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const errorId = useId();
@@ -50,8 +51,17 @@ export function SignIn() {
           Sign in
         </button>
       </form>
+      {sso.map((provider) => (
+        <p key={provider.loginUrl}>
+          <a href={`${provider.loginUrl}?returnTo=${encodeURIComponent(`${basePath}${returnTo}`)}`}>
+            Sign in with {provider.name}
+          </a>
+        </p>
+      ))}
       <p>
-        <a href={`${basePath}/auth/oidc/login?returnTo=${encodeURIComponent(returnTo)}`}>Sign in with single sign-on</a>
+        <a href={`${basePath}/auth/login?returnTo=${encodeURIComponent(`${basePath}${returnTo}`)}`}>
+          Forgot your password?
+        </a>
       </p>
       <p className="muted">
         <a href={`${basePath}/docs`}>API reference</a>

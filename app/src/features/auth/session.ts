@@ -1,28 +1,25 @@
 /** Who is signed in: `GET /auth/session`, kept by TanStack Query; `null` when nobody is. */
 import { queryOptions, useMutation, useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
-import { ApiError, request, setCsrfToken } from '../../api/client';
-import type { Session, User } from './types';
+import { request, setCsrfToken } from '../../api/client';
+import type { AuthStatus, Session, User } from './types';
 
-export const sessionQuery = queryOptions({
+/** `GET /auth/status`: the session (null when nobody is signed in) and the single sign-on links. */
+export const statusQuery = queryOptions({
   queryKey: ['session'],
-  queryFn: async (): Promise<Session | null> => {
-    try {
-      const session = await request<Session>('/auth/session');
-      setCsrfToken(session.csrfToken);
-      return session;
-    } catch (error) {
-      if (error instanceof ApiError && error.status === 401) {
-        setCsrfToken(null);
-        return null;
-      }
-      throw error;
-    }
+  queryFn: async (): Promise<AuthStatus> => {
+    const status = await request<AuthStatus>('/auth/status');
+    setCsrfToken(status.session?.csrfToken ?? null);
+    return status;
   },
   staleTime: 60_000,
 });
 
+export function useAuthStatus(): AuthStatus {
+  return useSuspenseQuery(statusQuery).data;
+}
+
 export function useSession(): Session | null {
-  return useSuspenseQuery(sessionQuery).data;
+  return useAuthStatus().session;
 }
 
 /** The signed-in user; only under the sign-in gate, where there always is one. */
@@ -49,7 +46,7 @@ export function useSignOut() {
       setCsrfToken(null);
       // Nothing of the previous person's may stay on screen or in memory.
       client.clear();
-      client.setQueryData(sessionQuery.queryKey, null);
+      client.setQueryData(statusQuery.queryKey, (old) => (old ? { ...old, session: null } : old));
     },
   });
 }

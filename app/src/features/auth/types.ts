@@ -11,3 +11,9 @@ export interface Session {
   csrfToken: string;
   expiresAt: string;
 }
+
+export interface AuthStatus {
+  session: Session | null;
+  /** Ways to sign in besides a password (the server's OpenID Connect provider). */
+  sso: Array<{ name: string; loginUrl: string }>;
+}
