@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { clearEmbedCache } from '../../src/api/urls/embed.js';
 import { createHarness, type Harness } from '../helpers/app.js';
+import { auditEvents } from '../helpers/audit.js';
 import { type PublishedWorld, publishedWorld } from '../helpers/published.js';
 import { type ContractServer, startContractServer } from './server.js';
 import { expectApiError, expectConforms, expectOperationsCovered } from './validate.js';
@@ -21,6 +22,7 @@ const OPERATIONS = [
   'listChangeRequestPageMetaLinks',
   'getEmbedByUrl',
   'getEmbedByUrlInSpace',
+  'duplicateSpace',
 ] as const;
 
 let server: ContractServer;
@@ -180,6 +182,35 @@ describe('the fetch guard', () => {
       expect(res.body.error.message).toMatch(/private or reserved|cannot be fetched/);
     }
     expect(hits).toBe(before);
+  });
+});
+
+describe('duplicateSpace', () => {
+  it('copies a space with its live content, records the creation, and needs the right roles', async () => {
+    const api = server.client(w.admin.token);
+    const res = await expectConforms('duplicateSpace', api.spaces.duplicateSpace(w.guide), 201);
+    const copy = res.data;
+    expect(copy.id).not.toBe(w.guide);
+    expect(copy.title).toBe('Guide (copy)');
+    expect(res.headers.get('location')).toContain(`/v1/spaces/${copy.id}`);
+    const pagesOf = async (id: string) =>
+      (
+        (await w.admin.client.get(`/v1/spaces/${id}/content/pages`)).body.pages as Array<{
+          title: string;
+          path: string;
+        }>
+      ).map((p) => [p.title, p.path]);
+    expect(await pagesOf(copy.id)).toEqual(await pagesOf(w.guide));
+    const files = await w.admin.client.get(`/v1/spaces/${copy.id}/content/files`);
+    expect(files.body.items).toHaveLength(1);
+    const created = await auditEvents(w.admin.client, w.orgId, 'space.created');
+    expect(created.some((e) => JSON.stringify(e).includes(copy.id))).toBe(true);
+
+    const reader = await server.harness.member(w.orgId, 'read');
+    await expectApiError('duplicateSpace', server.client(reader.token).spaces.duplicateSpace(w.guide), 403);
+    const outsider = await server.harness.user();
+    await expectApiError('duplicateSpace', server.client(outsider.token).spaces.duplicateSpace(w.guide), 404);
+    await expectApiError('duplicateSpace', api.spaces.duplicateSpace('nosuchspace'), 404);
   });
 });
 

@@ -21,7 +21,7 @@ import {
   spaceExtras,
 } from './repo.js';
 import { CreateSpaceBody, MoveBody, Space, SpaceParams, UpdateSpaceBody } from './schemas.js';
-import { createSpace, deleteSpace, moveSpace, restoreSpace, updateSpace } from './service.js';
+import { createSpace, deleteSpace, duplicateSpace, moveSpace, restoreSpace, updateSpace } from './service.js';
 
 const tags = ['spaces'];
 
@@ -134,6 +134,19 @@ export default async function spaceRoutes(app: App) {
     async (request, reply) => {
       await deleteSpace(serviceContext(app, request), request.params.spaceId);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/duplicate',
+    {
+      config: { scope: 'space:write' },
+      schema: { operationId: 'duplicateSpace', tags, params: SpaceParams, response: { 201: Space } },
+    },
+    async (request, reply) => {
+      const copy = await duplicateSpace(serviceContext(app, request), request.params.spaceId);
+      reply.code(201).header('location', app.urls.api(`/spaces/${copy.id}`));
+      return presentOne(copy.id, caller(request).user.id);
     },
   );
 

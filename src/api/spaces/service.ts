@@ -1,5 +1,6 @@
 /** Changes of spaces: create, update, soft-delete, restore, move. */
 import type { Static } from 'typebox';
+import { loadRevision, writeRevision } from '../../content/store.js';
 import { placeItem, positionAtEnd, type TreePosition } from '../../content-tree/order.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { SpaceRow } from '../../db/schema.js';
@@ -8,8 +9,10 @@ import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
 import { badRequest } from '../../lib/errors.js';
 import type { Role } from '../../lib/schemas.js';
+import { nowIso } from '../../lib/time.js';
 import { authorizeSpace, requireCreateIn } from '../../permissions/content.js';
 import { loadViewer } from '../../permissions/resolver.js';
+import { advanceLive } from '../../services/live.js';
 import { siteNodesChanged } from '../../sites/node-cache.js';
 import { presentSpace } from './present.js';
 import * as repo from './repo.js';
@@ -131,4 +134,41 @@ export async function moveSpace(
     await recordSpaceEvent(trx, ctx, 'space.moved', row.id, role, before);
   });
   return row;
+}
+
+/**
+ * A full copy of a space (`duplicateSpace`): a new space beside it (same collection, visibility, edit
+ * mode, language), titled "<title> (copy)", whose live content is the source's live revision (pages,
+ * files and reusable contents share their stored versions). No site placement: `duplicateSiteSpace`
+ * does that. Needs read on the source and the create role where the copy goes.
+ */
+export async function duplicateSpace(ctx: ServiceContext, spaceId: string): Promise<SpaceRow> {
+  const user = actingUser(ctx);
+  const { row, viewer } = await authorizeSpace(ctx.db, user.id, spaceId, 'read', 'duplicate it');
+  await requireCreateIn(ctx.db, viewer, row.parent_id);
+  const source = await loadRevision(ctx.db, row, row.revision_id);
+  if (!source) throw new Error(`live revision ${row.revision_id} of space ${row.id} is missing`);
+  return inTransaction(ctx.db, async (trx) => {
+    const copy = await repo.createSpace(trx, row.organization_id, {
+      title: `${row.title.slice(0, 50 - ' (copy)'.length)} (copy)`,
+      ...(row.emoji ? { emoji: row.emoji } : {}),
+      ...(row.parent_id ? { parent: row.parent_id } : {}),
+      visibility: row.visibility as Static<typeof CreateSpaceBody>['visibility'],
+      editMode: row.edit_mode as Static<typeof CreateSpaceBody>['editMode'],
+      ...(row.language ? { language: row.language as Static<typeof CreateSpaceBody>['language'] } : {}),
+    });
+    const written = await writeRevision(trx, {
+      spaceId: copy.id,
+      parents: [copy.revision_id],
+      type: 'edits',
+      pages: source.pages,
+      files: source.files,
+      reusableContents: source.reusableContents,
+      createdBy: user.id,
+    });
+    await advanceLive(trx, copy.id, copy.revision_id, written.id, nowIso());
+    siteNodesChanged(trx, row.organization_id);
+    await recordSpaceEvent(trx, ctx, 'space.created', copy.id, viewer.roleOn({ type: 'space', ...copy }));
+    return { ...copy, revision_id: written.id };
+  });
 }
