@@ -23,6 +23,7 @@ const OPERATIONS = [
   'getEmbedByUrl',
   'getEmbedByUrlInSpace',
   'duplicateSpace',
+  'duplicateSiteSpace',
 ] as const;
 
 let server: ContractServer;
@@ -211,6 +212,60 @@ describe('duplicateSpace', () => {
     const outsider = await server.harness.user();
     await expectApiError('duplicateSpace', server.client(outsider.token).spaces.duplicateSpace(w.guide), 404);
     await expectApiError('duplicateSpace', api.spaces.duplicateSpace('nosuchspace'), 404);
+  });
+});
+
+describe('duplicateSiteSpace', () => {
+  it('copies a site space alone in its section into a new section, else beside it', async () => {
+    const api = server.client(w.admin.token);
+    const list = async () =>
+      (await w.admin.client.get(`${w.api}/site-spaces`)).body.items as Array<{
+        id: string;
+        space: { id: string; title: string };
+      }>;
+    const guide = (await list()).find((s) => s.space.id === w.guide);
+    const sectionsBefore = (await w.admin.client.get(`${w.api}/sections`)).body.items.length;
+    const res = await expectConforms(
+      'duplicateSiteSpace',
+      api.orgs.duplicateSiteSpace(w.orgId, w.siteId, guide?.id as string, {}),
+      201,
+    );
+    expect(res.data.space.title).toBe('Guide (copy)');
+    expect((await w.admin.client.get(`${w.api}/sections`)).body.items.length).toBe(sectionsBefore + 1);
+
+    // The copy is now beside nothing in its new section; a second copy of it goes in yet another one,
+    // while a copy made in a section holding two goes beside them.
+    const first = res.data.id;
+    const extra = (await w.admin.client.post(`/v1/orgs/${w.orgId}/spaces`, { title: 'Extra' })).body.id;
+    const sections = (await w.admin.client.get(`${w.api}/sections`)).body.items as Array<{
+      id: string;
+      siteSpaces: Array<{ id: string }>;
+    }>;
+    const holder = sections.find((s) => s.siteSpaces.some((ss) => ss.id === first));
+    const added = await w.admin.client.post(`${w.api}/site-spaces`, { spaceId: extra, sectionId: holder?.id });
+    expect(added.status).toBe(201);
+    const beside = await w.admin.client.post(`${w.api}/site-spaces/${first}/duplicate`, {});
+    expect(beside.status).toBe(201);
+    const after = (await w.admin.client.get(`${w.api}/sections`)).body.items as Array<{
+      id: string;
+      siteSpaces: Array<{ id: string }>;
+    }>;
+    expect(after.find((s) => s.id === holder?.id)?.siteSpaces.some((ss) => ss.id === beside.body.id)).toBe(true);
+
+    const reader = await server.harness.member(w.orgId, 'read');
+    await expectApiError(
+      'duplicateSiteSpace',
+      server.client(reader.token).orgs.duplicateSiteSpace(w.orgId, w.siteId, first, {}),
+      403,
+    );
+    const outsider = await server.harness.user();
+    await expectApiError(
+      'duplicateSiteSpace',
+      server.client(outsider.token).orgs.duplicateSiteSpace(w.orgId, w.siteId, first, {}),
+      404,
+    );
+    await expectApiError('duplicateSiteSpace', api.orgs.duplicateSiteSpace(w.orgId, w.siteId, 'nope', {}), 404);
+    expect((await w.admin.client.post(`${w.api}/site-spaces/${first}/duplicate`, { draft: 'yes' })).status).toBe(400);
   });
 });
 

@@ -11,8 +11,14 @@ import { siteSpaceIn } from '../../../sites/site-spaces.js';
 import { loadSiteView, resolveShareKey } from '../shared/context.js';
 import { presentSiteSpace } from '../shared/present.js';
 import { SiteParams, SiteSpace, SiteSpaceParams } from '../shared/schemas.js';
-import { AddSiteSpaceBody, ListSiteSpacesQuery, MoveSiteSpaceBody, UpdateSiteSpaceBody } from './schemas.js';
-import { addSpaceToSite, deleteSiteSpace, moveSiteSpace, updateSiteSpace } from './service.js';
+import {
+  AddSiteSpaceBody,
+  DuplicateSiteSpaceBody,
+  ListSiteSpacesQuery,
+  MoveSiteSpaceBody,
+  UpdateSiteSpaceBody,
+} from './schemas.js';
+import { addSpaceToSite, deleteSiteSpace, duplicateSiteSpace, moveSiteSpace, updateSiteSpace } from './service.js';
 
 const tags = ['site-spaces'];
 
@@ -123,6 +129,29 @@ export default async function siteSpaceRoutes(app: App) {
       const ctx = serviceContext(app, request);
       const { site, role } = await moveSiteSpace(ctx, organizationId, siteId, siteSpaceId, request.body);
       return presentOne(site, user.id, role, siteSpaceId);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/site-spaces/:siteSpaceId/duplicate',
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'duplicateSiteSpace',
+        tags: [...tags, 'spaces'],
+        params: SiteSpaceParams,
+        body: DuplicateSiteSpaceBody,
+        response: { 201: SiteSpace },
+      },
+    },
+    async (request, reply) => {
+      const { user } = caller(request);
+      const { organizationId, siteId, siteSpaceId } = request.params;
+      const added = await duplicateSiteSpace(serviceContext(app, request), organizationId, siteId, siteSpaceId);
+      reply
+        .code(201)
+        .header('location', app.urls.api(`/orgs/${organizationId}/sites/${siteId}/site-spaces/${added.siteSpaceId}`));
+      return presentOne(added.site, user.id, added.role, added.siteSpaceId);
     },
   );
 }

@@ -44,3 +44,8 @@ export const MoveSiteSpaceBody = Type.Object(
   },
   { additionalProperties: false },
 );
+
+/** `draft` is accepted: Bindery has no draft site spaces. */
+export const DuplicateSiteSpaceBody = Type.Optional(
+  Type.Object({ draft: Type.Optional(Type.Boolean({ default: false })) }),
+);

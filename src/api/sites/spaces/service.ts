@@ -6,6 +6,7 @@ import type { Static } from 'typebox';
 import { actingUser, type ServiceContext } from '../../../core/service.js';
 import { requireSpaceForSite } from '../../../permissions/sites.js';
 import { assertExpression } from '../../../sites/condition.js';
+import { addSection } from '../../../sites/sections.js';
 import {
   deleteSiteSpaces,
   insertSiteSpace,
@@ -15,6 +16,7 @@ import {
   updateSiteSpace as updateSiteSpaceRow,
 } from '../../../sites/site-spaces.js';
 import { createSpace } from '../../spaces/repo.js';
+import { duplicateSpace } from '../../spaces/service.js';
 import { changeStructure, siteToChange } from '../shared/service.js';
 import type { AddSiteSpaceBody, MoveSiteSpaceBody, UpdateSiteSpaceBody } from './schemas.js';
 
@@ -82,4 +84,38 @@ export async function moveSiteSpace(
     moveSiteSpaceRow(trx, structure, siteSpaceIn(structure, siteSpaceId), input.position),
   );
   return { site, role };
+}
+
+/**
+ * Duplicates the space of a site space and places the copy on the site (`duplicateSiteSpace`): in a
+ * new section after it when the site space is alone in its section, else beside it in the same
+ * container. The copy is made by `duplicateSpace` (its event) in the structure change's transaction.
+ * Bindery has no draft site spaces: `draft` is accepted and changes nothing.
+ */
+export async function duplicateSiteSpace(
+  ctx: ServiceContext,
+  organizationId: string,
+  siteId: string,
+  siteSpaceId: string,
+) {
+  const { site, role } = await siteToChange(ctx, organizationId, siteId, 'write', 'duplicate its spaces');
+  const row = await changeStructure(ctx, { site, role }, async (trx, structure) => {
+    const source = siteSpaceIn(structure, siteSpaceId);
+    await requireSpaceForSite(
+      trx as unknown as ServiceContext['db'],
+      actingUser(ctx).id,
+      organizationId,
+      source.space_id,
+    );
+    const copy = await duplicateSpace({ ...ctx, db: trx as unknown as ServiceContext['db'] }, source.space_id);
+    const section = source.section_id ? structure.sectionById.get(source.section_id) : undefined;
+    if (section && structure.siteSpacesIn(section.id).length === 1) {
+      const added = await addSection(trx as unknown as ServiceContext['db'], structure, site, copy, {
+        ...(section.group_id ? { groupId: section.group_id } : {}),
+      });
+      return trx.selectFrom('site_spaces').selectAll().where('section_id', '=', added.id).executeTakeFirstOrThrow();
+    }
+    return insertSiteSpace(trx, site.id, copy, source.section_id);
+  });
+  return { site, role, siteSpaceId: row.id };
 }
