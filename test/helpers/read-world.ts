@@ -183,6 +183,7 @@ export async function readWorld(h: Harness, git: GitServer, receiver: Receiver):
       query: 'How do I install the CLI?',
       // A URL the API handed out (the site's), for the URL lookups and embeds (its host does not resolve: a plain card).
       url: w.siteUrl,
+      documentId: (await c.get(`/v1/spaces/${w.guide}/content/page/${w.pages.start}`)).body.documentId,
     },
     inChangeRequest: { commentId: crComment.id, commentReplyId: crReply.id },
   };
