@@ -6,6 +6,7 @@
  * Screenshots go to test-output/app/ (not committed) for the docs.
  */
 import { mkdirSync } from 'node:fs';
+import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
@@ -15,12 +16,21 @@ import {
   collectConsoleErrors,
   collectCspViolations,
   launchBrowser,
-  listenOnLoopback,
 } from '../helpers/browser.js';
 import { batch, newChangeRequest } from '../helpers/change-requests.js';
 import { givePassword, PASSWORD } from '../helpers/sessions.js';
 
 const OUTPUT = 'test-output/app';
+
+/** A free loopback port: PUBLIC_URL must be the browser's origin (sign-in and unsafe requests check it). */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise((resolve) => server.close(resolve));
+  if (!address || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
 
 describe.skipIf(browserMissing)('the web app in a browser', () => {
   let h: Harness;
@@ -30,7 +40,9 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
   let reviewer: TestUser;
 
   beforeAll(async () => {
-    h = await createHarness();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    h = await createHarness({ publicUrl: base });
     world = await h.space('Handbook');
     // Live content: a page, merged from a first change request.
     const first = await newChangeRequest(world, 'Start');
@@ -44,9 +56,9 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
     expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
     const merged = await world.admin.client.post(`${world.base}/change-requests/${first.id}/merge`, {});
     expect(merged.status, JSON.stringify(merged.body)).toBe(200);
-    reviewer = await h.member(world.orgId, 'edit');
+    reviewer = await h.member(world.orgId, 'review');
     await givePassword(h.db, reviewer.user.id);
-    base = await listenOnLoopback(h.app);
+    await h.app.listen({ port, host: '127.0.0.1' });
     const launched = await launchBrowser();
     if (!launched) throw new Error('launchBrowser returned null although a browser is there');
     browser = launched;
@@ -87,6 +99,10 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
       },
     ]);
     expect(edited.status, JSON.stringify(edited.body)).toBeLessThan(300);
+    const requested = await world.admin.client.post(`${world.base}/change-requests/${cr.id}/requested-reviewers`, {
+      users: [reviewer.user.id],
+    });
+    expect(requested.status, JSON.stringify(requested.body)).toBe(200);
     const crBody = await world.admin.client.get(`${world.base}/change-requests/${cr.id}`);
     const crUrl = new URL(crBody.body.urls.app);
 
@@ -106,9 +122,9 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
     // Comment, then approve.
     await page.getByLabel('New comment').fill('Looks right to me.');
     await page.getByRole('button', { name: 'Comment' }).click();
-    await page.getByText('Looks right to me.').waitFor();
+    await page.locator('.comments').getByText('Looks right to me.').waitFor();
     await page.getByRole('button', { name: 'Approve' }).click();
-    await page.getByText(/approved/).waitFor();
+    await page.getByText(/: approved/).waitFor();
     const reviews = await world.admin.client.get(`${world.base}/change-requests/${cr.id}/reviews`);
     expect(reviews.body.items.map((r: { status: string }) => r.status)).toEqual(['approved']);
 

@@ -44,9 +44,10 @@ export function useSignOut() {
     mutationFn: () => request<void>('/auth/logout', { method: 'POST' }),
     onSuccess: () => {
       setCsrfToken(null);
-      // Nothing of the previous person's may stay on screen or in memory.
-      client.clear();
-      client.setQueryData(statusQuery.queryKey, (old) => (old ? { ...old, session: null } : old));
+      // Nothing of the previous person's may stay on screen or in memory; the gate shows sign-in.
+      const status = client.getQueryData(statusQuery.queryKey);
+      client.setQueryData(statusQuery.queryKey, { session: null, sso: status?.sso ?? [] });
+      client.removeQueries({ predicate: (query) => query.queryKey[0] !== statusQuery.queryKey[0] });
     },
   });
 }

@@ -29,11 +29,11 @@ export function Conversation({ spaceId, number }: { spaceId: string; number: str
               {comment.postedBy?.displayName ?? 'someone'}
               {comment.postedAt ? ` · ${new Date(comment.postedAt).toLocaleString()}` : ''}
             </p>
-            {typeof comment.body === 'string' ? (
-              <p>{comment.body}</p>
-            ) : (
-              <DocumentView document={comment.body} context={{ spaceId, files: noFiles }} />
-            )}
+            {'document' in comment.body ? (
+              <DocumentView document={comment.body.document} context={{ spaceId, files: noFiles }} />
+            ) : 'markdown' in comment.body ? (
+              <p className="comment-text">{comment.body.markdown}</p>
+            ) : null}
           </li>
         ))}
       </ol>

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, requestAll } from '../../api/client';
-import type { JSONDocument, PageDocument } from '../document/types';
+import type { PageDocument } from '../document/types';
 import type { ChangeRequest, Comment, Review, SemanticChanges } from './types';
 
 const crPath = (spaceId: string, key: string | number) =>
@@ -52,16 +52,9 @@ export const reviewsQuery = (spaceId: string, key: string) =>
     queryFn: ({ signal }) => requestAll<Review>(`${crPath(spaceId, key)}/reviews`, signal),
   });
 
-/** Plain text as a Document of paragraphs (one per line), as comments and reviews carry it. */
-export function textDocument(text: string): JSONDocument {
-  return {
-    object: 'document',
-    nodes: text.split('\n').map((line) => ({
-      object: 'block' as const,
-      type: 'paragraph',
-      nodes: [{ object: 'text' as const, leaves: [{ object: 'leaf' as const, text: line, marks: [] }] }],
-    })),
-  };
+/** A comment's body as the API takes it: the official Document, here as Markdown (plain text is Markdown). */
+function markdownBody(text: string): { markdown: string } {
+  return { markdown: text };
 }
 
 /** Every action on a change request refreshes what it shows of it. */
@@ -75,7 +68,7 @@ function useChangeRequestAction<T, R>(spaceId: string, action: (input: T) => Pro
 
 export function usePostComment(spaceId: string, key: string) {
   return useChangeRequestAction(spaceId, (text: string) =>
-    request(`${crPath(spaceId, key)}/comments`, { method: 'POST', body: { body: textDocument(text) } }),
+    request(`${crPath(spaceId, key)}/comments`, { method: 'POST', body: { body: markdownBody(text) } }),
   );
 }
 
@@ -83,7 +76,7 @@ export function useSubmitReview(spaceId: string, key: string) {
   return useChangeRequestAction(spaceId, (input: { status: Review['status']; comment?: string }) =>
     request(`${crPath(spaceId, key)}/reviews`, {
       method: 'POST',
-      body: { status: input.status, ...(input.comment ? { comment: textDocument(input.comment) } : {}) },
+      body: { status: input.status, ...(input.comment ? { comment: markdownBody(input.comment) } : {}) },
     }),
   );
 }

@@ -41,7 +41,8 @@ export interface SemanticChanges {
 
 export interface Comment {
   id: string;
-  body: JSONDocument | string;
+  /** The official Document: Markdown or a JSON document. */
+  body: { markdown: string } | { document: JSONDocument } | Record<string, never>;
   postedBy?: { id: string; displayName: string };
   postedAt?: string;
   createdAt?: string;
