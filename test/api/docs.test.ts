@@ -7,7 +7,6 @@
  * loopback; Redoc draws the whole document too.
  */
 import { createHash } from 'node:crypto';
-import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app.js';
@@ -18,16 +17,7 @@ import {
   collectCspViolations,
   launchBrowser,
 } from '../helpers/browser.js';
-
-/** A free loopback port: the reference's "servers" entry (PUBLIC_URL) must be where the browser loads it. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
+import { freePort } from '../helpers/ports.js';
 
 let h: Harness;
 let port: number;

@@ -5,11 +5,11 @@
  */
 import { execFile } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
+import { freePort } from '../helpers/ports.js';
 import { type ServerProcess, serveProcess } from '../helpers/server.js';
 
 const execFileAsync = promisify(execFile);
@@ -29,14 +29,6 @@ function quickStartCommands(readme: string): string[] {
     }
   }
   return commands;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 describe('README quick start', () => {

@@ -6,7 +6,6 @@
  * Screenshots go to test-output/app/ (not committed) for the docs.
  */
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
@@ -18,19 +17,10 @@ import {
   launchBrowser,
 } from '../helpers/browser.js';
 import { batch, newChangeRequest } from '../helpers/change-requests.js';
+import { freePort } from '../helpers/ports.js';
 import { givePassword, PASSWORD } from '../helpers/sessions.js';
 
 const OUTPUT = 'test-output/app';
-
-/** A free loopback port: PUBLIC_URL must be the browser's origin (sign-in and unsafe requests check it). */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe.skipIf(browserMissing)('the web app in a browser', () => {
   let h: Harness;

@@ -5,7 +5,6 @@
  * policy lets its own scripts and styles run) and no serious accessibility violations. Screenshots go to test-output/ (not committed).
  */
 import { mkdirSync } from 'node:fs';
-import { createServer } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app.js';
@@ -16,19 +15,10 @@ import {
   collectCspViolations,
   launchBrowser,
 } from '../helpers/browser.js';
+import { freePort } from '../helpers/ports.js';
 import { edit, type PublishedWorld, publishedWorld } from '../helpers/published.js';
 
 const OUTPUT = 'test-output';
-
-/** A free loopback port: the site's URLs are built from PUBLIC_URL, so it must be where the browser goes. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (!address || typeof address === 'string') throw new Error('no port');
-  return address.port;
-}
 
 describe.skipIf(browserMissing)('a published site in a browser', () => {
   let h: Harness;

@@ -4,17 +4,11 @@
  * and submits forms with a cookie jar per origin, as a person's browser would.
  */
 import http from 'node:http';
-import net from 'node:net';
 import Provider from 'oidc-provider';
 
-/** A port of 127.0.0.1 free right now (for a server whose address must be known before it starts). */
-export async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
+import { freePort } from './ports.js';
+
+export { freePort };
 
 export interface TestAccount {
   email: string;
