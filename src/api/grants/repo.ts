@@ -1,6 +1,7 @@
 /** Grants of roles to users and teams on spaces and collections (`content_permissions`). */
 
 import type { DbOrTrx } from '../../core/service.js';
+import { notFound } from '../../lib/errors.js';
 import { paginate } from '../../lib/paging.js';
 import type { Role } from '../../lib/schemas.js';
 import { nowIso } from '../../lib/time.js';
@@ -121,4 +122,20 @@ export async function listGrants(
     ],
     paging,
   );
+}
+
+/** 404 naming the first id that is not a member (users) or team (teams) of the organization. */
+export async function requirePrincipals(
+  db: DbOrTrx,
+  organizationId: string,
+  type: PrincipalType,
+  ids: string[],
+  field: string,
+): Promise<void> {
+  const known = await principalsIn(db, organizationId, type, ids);
+  const missing = ids.find((id) => !known.has(id));
+  // 404, as the official API answers for an unknown user or team.
+  if (missing) {
+    throw notFound(`${field}: "${missing}" is not a ${type === 'user' ? 'member' : 'team'} of the organization`);
+  }
 }

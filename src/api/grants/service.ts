@@ -5,13 +5,12 @@
 
 import type { DbOrTrx } from '../../core/service.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
-import type { Db } from '../../db/database.js';
 import { recordEvent } from '../../events/record.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import type { Role } from '../../lib/schemas.js';
 import { authorizeNode, type NodeRef } from '../../permissions/content.js';
 import type { PrincipalType } from '../../permissions/grants.js';
-import { findGrant, principalsIn, setGrants, type Target } from './repo.js';
+import { findGrant, requirePrincipals, setGrants, type Target } from './repo.js';
 
 /**
  * Records `space.permissions.updated` (or `collection.…`): the grants as they are now for the
@@ -38,16 +37,6 @@ async function recordGrantsEvent(
 }
 
 const MANAGE = 'manage its permissions';
-
-/** 404 naming the first id that is not a member (users) or team (teams) of the organization. */
-async function requirePrincipals(db: Db, organizationId: string, type: PrincipalType, ids: string[], field: string) {
-  const known = await principalsIn(db, organizationId, type, ids);
-  const missing = ids.find((id) => !known.has(id));
-  // 404, as the official API answers for an unknown user or team.
-  if (missing) {
-    throw notFound(`${field}: "${missing}" is not a ${type === 'user' ? 'member' : 'team'} of the organization`);
-  }
-}
 
 /** Gives (or with a null role, takes away) the role to every listed user and team, all or none. */
 export async function inviteToNode(

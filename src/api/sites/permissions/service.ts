@@ -10,7 +10,7 @@ import { recordEvent } from '../../../events/record.js';
 import { badRequest, notFound } from '../../../lib/errors.js';
 import type { Role } from '../../../lib/schemas.js';
 import type { PrincipalType } from '../../../permissions/grants.js';
-import { findGrant, principalsIn, setGrants, type Target } from '../../grants/repo.js';
+import { findGrant, requirePrincipals, setGrants, type Target } from '../../grants/repo.js';
 import { siteToChange } from '../shared/service.js';
 
 const MANAGE = 'manage its permissions';
@@ -39,21 +39,6 @@ async function recordSiteGrants(
     target: { object: 'site', id: target.id },
     data: { object: { object: 'permissions', site: target.id, grants } },
   });
-}
-
-/** 404 naming the first id that is not a member (users) or team (teams) of the organization. */
-async function requirePrincipals(
-  db: DbOrTrx,
-  organizationId: string,
-  type: PrincipalType,
-  ids: string[],
-  field: string,
-) {
-  const known = await principalsIn(db, organizationId, type, ids);
-  const missing = ids.find((id) => !known.has(id));
-  if (missing) {
-    throw notFound(`${field}: "${missing}" is not a ${type === 'user' ? 'member' : 'team'} of the organization`);
-  }
 }
 
 /** `inviteToSite`: gives (role null: takes away) the role to every listed user and team, all or none. */
