@@ -133,10 +133,11 @@ describe('invite links', () => {
       400,
     );
     await expectApiError('createOrganizationInvite', api.orgs.createOrganizationInvite(id, {} as never), 400);
+    // An invite to a space that is not there.
     await expectApiError(
       'createOrganizationInvite',
       api.orgs.createOrganizationInvite(id, { level: null, space: 'nope' }),
-      400,
+      404,
     );
     await expectApiError(
       'updateOrganizationInviteById',
@@ -167,6 +168,109 @@ describe('invite links', () => {
     await expectConforms('joinOrganizationWithInvite', api.orgs.joinOrganizationWithInvite(id, created.data.id), 200);
     const admin = await api.orgs.getMemberInOrganizationById(id, member.data.user.id);
     expect(admin.data.role).toBe('comment');
+  });
+});
+
+describe('invite links to a space or a collection', () => {
+  it('create, list, get, update: the target shown; join makes a guest with that level there', async () => {
+    const { id, api } = await orgWithLinks();
+    const space = (await api.orgs.createSpace(id, { title: 'Invited' })).data;
+    const other = (await api.orgs.createSpace(id, { title: 'Not invited' })).data;
+    const created = await expectConforms(
+      'createOrganizationInvite',
+      api.orgs.createOrganizationInvite(id, { level: official.MemberRole.Edit, space: space.id }),
+      201,
+    );
+    const link = created.data as { id: string; level?: string | null; space?: { id: string }; role?: unknown };
+    expect(link).toMatchObject({ object: 'invite', level: 'edit', redundant: true, space: { id: space.id } });
+    expect(link.role).toBeUndefined();
+
+    const got = await expectConforms('getOrganizationInviteLink', api.orgs.getOrganizationInviteLink(id, link.id), 200);
+    expect(got.data).toMatchObject({ level: 'edit', space: { object: 'space', id: space.id, title: 'Invited' } });
+    const list = await expectConforms('listOrganizationInviteLinks', api.orgs.listOrganizationInviteLinks(id), 200);
+    // The official list answers InviteLinkToOrganization: the organization role such a link gives is guest.
+    expect(list.data.items).toEqual([expect.objectContaining({ id: link.id, role: null, level: 'edit' })]);
+    expect(list.data.items[0]).toMatchObject({ space: { id: space.id } });
+    const updated = await expectConforms(
+      'updateOrganizationInviteById',
+      api.orgs.updateOrganizationInviteById(id, link.id, { level: official.MemberRole.Comment }),
+      200,
+    );
+    expect(updated.data).toMatchObject({ level: 'comment', space: { id: space.id } });
+    // Its form is {level}: {role} is refused.
+    await expectApiError(
+      'updateOrganizationInviteById',
+      api.orgs.updateOrganizationInviteById(id, link.id, { role: official.MemberRole.Read }),
+      400,
+    );
+
+    const outsider = await newOutsider();
+    await expectApiError('getSpaceById', outsider.api.spaces.getSpaceById(space.id), 404);
+    await expectConforms('joinOrganizationWithInvite', outsider.api.orgs.joinOrganizationWithInvite(id, link.id), 200);
+    const member = await api.orgs.getMemberInOrganizationById(id, outsider.user.id);
+    expect(member.data.role).toBeNull();
+    const read = await outsider.api.spaces.getSpaceById(space.id);
+    expect(read.data.permissions).toMatchObject({ comment: true, edit: false });
+    await expectApiError('getSpaceById', outsider.api.spaces.getSpaceById(other.id), 404);
+    const used = await api.orgs.getOrganizationInviteLink(id, link.id);
+    expect(used.data).toMatchObject({ uses: 1 });
+  });
+
+  it('a collection link gives access to its spaces; a member keeps their role and gains a higher grant', async () => {
+    const { id, api } = await orgWithLinks();
+    const collection = (await api.orgs.createCollection(id, { title: 'Handbooks' })).data;
+    const inside = (await api.orgs.createSpace(id, { title: 'Inside', parent: collection.id })).data;
+    const outside = (await api.orgs.createSpace(id, { title: 'Outside' })).data;
+    const created = await expectConforms(
+      'createOrganizationInvite',
+      api.orgs.createOrganizationInvite(id, { level: official.MemberRole.Edit, collection: collection.id }),
+      201,
+    );
+    expect(created.data).toMatchObject({ level: 'edit', collection: { object: 'collection', id: collection.id } });
+
+    const outsider = await newOutsider();
+    await expectConforms(
+      'joinOrganizationWithInvite',
+      outsider.api.orgs.joinOrganizationWithInvite(id, created.data.id),
+      200,
+    );
+    expect((await api.orgs.getMemberInOrganizationById(id, outsider.user.id)).data.role).toBeNull();
+    const read = await outsider.api.spaces.getSpaceById(inside.id);
+    expect(read.data.permissions).toMatchObject({ edit: true });
+    await expectApiError('getSpaceById', outsider.api.spaces.getSpaceById(outside.id), 404);
+
+    const reader = await newMember(id, 'read');
+    await outsider.api.orgs.joinOrganizationWithInvite(id, created.data.id);
+    await reader.api.orgs.joinOrganizationWithInvite(id, created.data.id);
+    expect((await api.orgs.getMemberInOrganizationById(id, reader.user.id)).data.role).toBe('read');
+    expect((await reader.api.spaces.getSpaceById(inside.id)).data.permissions).toMatchObject({ edit: true });
+    expect((await reader.api.spaces.getSpaceById(outside.id)).data.permissions).toMatchObject({ edit: false });
+    // The outsider's second join changed nothing: two uses (outsider, reader).
+    expect((await api.orgs.getOrganizationInviteLink(id, created.data.id)).data).toMatchObject({ uses: 2 });
+  });
+
+  it('refuses a target of another organization or none (404), a bad mix (400), non-admins (403)', async () => {
+    const { id, api } = await orgWithLinks();
+    const other = await orgWithLinks();
+    const space = (await api.orgs.createSpace(id, { title: 'Mine' })).data;
+    const theirs = (await other.api.orgs.createSpace(other.id, { title: 'Theirs' })).data;
+    const theirCollection = (await other.api.orgs.createCollection(other.id, { title: 'Theirs' })).data;
+    const create = (body: unknown) => api.orgs.createOrganizationInvite(id, body as never);
+    await expectApiError('createOrganizationInvite', create({ level: 'read', space: theirs.id }), 404);
+    await expectApiError('createOrganizationInvite', create({ level: 'read', collection: theirCollection.id }), 404);
+    await expectApiError('createOrganizationInvite', create({ level: 'read', collection: 'nope' }), 404);
+    await expectApiError('createOrganizationInvite', create({ space: space.id }), 400);
+    await expectApiError('createOrganizationInvite', create({ role: 'read', space: space.id }), 400);
+    await expectApiError('createOrganizationInvite', create({ level: 'owner', space: space.id }), 400);
+    await expectApiError('createOrganizationInvite', create({ level: 'read', space: space.id, collection: 'x' }), 400);
+    await expectApiError('createOrganizationInvite', create({ level: 'read', space: '' }), 400);
+    const editor = await newMember(id, 'edit');
+    await expectApiError(
+      'createOrganizationInvite',
+      editor.api.orgs.createOrganizationInvite(id, { level: official.MemberRole.Read, space: space.id }),
+      403,
+    );
+    expect((await api.orgs.listOrganizationInviteLinks(id)).data.items).toHaveLength(0);
   });
 });
 

@@ -10,6 +10,7 @@ import { badRequest, notFound } from '../../lib/errors.js';
 import type { Role } from '../../lib/schemas.js';
 import { authorizeNode, type NodeRef } from '../../permissions/content.js';
 import type { PrincipalType } from '../../permissions/grants.js';
+import { rank } from '../../permissions/roles.js';
 import { findGrant, requirePrincipals, setGrants, type Target } from './repo.js';
 
 /**
@@ -58,6 +59,25 @@ export async function inviteToNode(
     ];
     await recordGrantsEvent(trx, ctx, target, named);
   });
+}
+
+/**
+ * Gives `userId` the role on the target unless they hold that or more there already, in the
+ * caller's transaction (which authorized it: joining with an invite link); records the event when
+ * it changed. Whether it did.
+ */
+export async function raiseUserGrant(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  target: Target,
+  userId: string,
+  role: Role,
+): Promise<boolean> {
+  const held = (await findGrant(trx, target, 'user', userId))?.role as Role | undefined;
+  if (held && rank(held) >= rank(role)) return false;
+  await setGrants(trx, target, 'user', [userId], role);
+  await recordGrantsEvent(trx, ctx, target, [{ type: 'user', id: userId }]);
+  return true;
 }
 
 /** Changes the role of a principal that holds a grant there (404 when it holds none). */

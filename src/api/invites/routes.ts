@@ -12,13 +12,19 @@ import { ListQuery, PagedList } from '../../lib/paging.js';
 import type { Role } from '../../lib/schemas.js';
 import { NoContent } from '../../lib/schemas.js';
 import { findMembership, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { loadViewer } from '../../permissions/resolver.js';
 import { rank } from '../../permissions/roles.js';
-import { presentInviteLink } from './present.js';
+import { presentCollection } from '../collections/present.js';
+import { presentSpace } from '../spaces/present.js';
+import { type SpaceCounts, spaceCounts } from '../spaces/repo.js';
+import { type PresentedTarget, presentInviteLink } from './present.js';
 import { findInviteLink, listInviteLinks } from './repo.js';
 import { CreateInviteBody, InviteLink, InviteParams, JoinedResponse, OrgParams, UpdateInviteBody } from './schemas.js';
 import {
   createInviteLink,
   deleteInviteLink,
+  findInviteTarget,
+  inviteTargetOf,
   joinByEmailDomain,
   joinWithInvite,
   unsealInviteSecret,
@@ -30,11 +36,40 @@ const tags = ['organization-invites'];
 export default async function inviteRoutes(app: App) {
   const key = () => secretsKey(app.db, app.config.secretsKey, app.log);
 
-  /** Redundant for the caller when their organization role already covers the invite's (official definition). */
+  /**
+   * Redundant for the caller when their role already covers the invite's (official definition): their
+   * organization role, or their role on the invite's space or collection. Undefined when that target
+   * is gone (the link no longer works).
+   */
   async function present(row: InviteLinkRow, secret: string, userId: string) {
-    const membership = await findMembership(app.db, row.organization_id, userId);
-    const redundant = membership !== null && rank(membership.role) >= rank(row.role as Role | null);
-    return presentInviteLink(row, secret, redundant, app.urls);
+    const target = inviteTargetOf(row);
+    if (!target) {
+      const membership = await findMembership(app.db, row.organization_id, userId);
+      const redundant = membership !== null && rank(membership.role) >= rank(row.role as Role | null);
+      return presentInviteLink(row, secret, redundant, app.urls);
+    }
+    const node = await findInviteTarget(app.db, row.organization_id, target);
+    if (!node) return undefined;
+    const viewer = await loadViewer(app.db, row.organization_id, userId);
+    let role: Role | null;
+    let shown: PresentedTarget;
+    if ('revision_id' in node) {
+      role = viewer.roleOnSpace(node);
+      const counts = (await spaceCounts(app.db, [node.id])).get(node.id) as SpaceCounts;
+      shown = { space: presentSpace(node, role, counts, app.urls) };
+    } else {
+      role = viewer.roleOnCollection(node.id);
+      shown = { collection: presentCollection(node, role, app.urls) };
+    }
+    const redundant = viewer.isMember && rank(role) >= rank(row.role as Role | null);
+    return presentInviteLink(row, secret, redundant, app.urls, shown);
+  }
+
+  /** The invite link as `present` shows it; 404 when its target is gone. */
+  async function presentOrGone(row: InviteLinkRow, secret: string, userId: string) {
+    const shown = await present(row, secret, userId);
+    if (!shown) throw notFound(`the ${row.target_type} of invite ${secret} no longer exists`);
+    return shown;
   }
 
   /** Listing and reading links shows their secrets: org admins only (members see the organization, 403). */
@@ -61,7 +96,12 @@ export default async function inviteRoutes(app: App) {
       const page = await listInviteLinks(app.db, organizationId, request.query);
       const sealKey = await key();
       const items = [];
-      for (const row of page.items) items.push(await present(row, unsealInviteSecret(sealKey, row), userId));
+      // Links whose space or collection is gone are left out: they no longer work.
+      for (const row of page.items) {
+        const shown = await present(row, unsealInviteSecret(sealKey, row), userId);
+        // The official list shows `InviteLinkToOrganization`s: a link to a target gives the guest role.
+        if (shown) items.push(row.target_type ? { ...shown, role: null } : shown);
+      }
       return { ...page, items };
     },
   );
@@ -82,7 +122,7 @@ export default async function inviteRoutes(app: App) {
       const { organizationId } = request.params;
       const ctx = serviceContext(app, request);
       const { row, secret } = await createInviteLink(ctx, organizationId, request.body, await key());
-      return reply.code(201).send(await present(row, secret, caller(request).user.id));
+      return reply.code(201).send(await presentOrGone(row, secret, caller(request).user.id));
     },
   );
 
@@ -103,7 +143,7 @@ export default async function inviteRoutes(app: App) {
       await requireAdmin(organizationId, userId);
       const row = await findInviteLink(app.db, organizationId, inviteId);
       if (!row) throw notFound(`invite ${inviteId} not found in organization ${organizationId}`);
-      return present(row, inviteId, userId);
+      return presentOrGone(row, inviteId, userId);
     },
   );
 
@@ -122,7 +162,7 @@ export default async function inviteRoutes(app: App) {
     async (request) => {
       const { organizationId, inviteId } = request.params;
       const row = await updateInviteLink(serviceContext(app, request), organizationId, inviteId, request.body);
-      return present(row, inviteId, caller(request).user.id);
+      return presentOrGone(row, inviteId, caller(request).user.id);
     },
   );
 

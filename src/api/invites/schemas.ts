@@ -1,5 +1,7 @@
 import { Type } from 'typebox';
 import { Nullable, Params, RoleOrGuest, Timestamp } from '../../lib/schemas.js';
+import { Collection } from '../collections/schemas.js';
+import { Space } from '../spaces/schemas.js';
 
 /** The invite's id is its secret: long, random, URL-safe (`newId(32)`); the official `EntityId` pattern. */
 export const InviteId = Type.String({ minLength: 1, maxLength: 128, pattern: '^[a-zA-Z0-9_-]+$' });
@@ -34,20 +36,46 @@ export const UpdateInviteBody = Type.Object(
   { additionalProperties: false },
 );
 
+/** What every invite link shows: the official fields but the target, with Bindery's additions. */
+const InviteLinkCommon = {
+  object: Type.Literal('invite'),
+  id: Type.String(),
+  redundant: Type.Boolean(),
+  createdAt: Timestamp,
+  expiresAt: Type.Optional(Timestamp),
+  maxUses: Type.Optional(Type.Number()),
+  uses: Type.Number(),
+  urls: Type.Object({ app: Type.String() }),
+};
+
 /** The official `InviteLinkToOrganization`, with Bindery's additions. */
-export const InviteLink = Type.Object(
-  {
-    object: Type.Literal('invite'),
-    id: Type.String(),
-    role: RoleOrGuest,
-    redundant: Type.Boolean(),
-    createdAt: Timestamp,
-    expiresAt: Type.Optional(Timestamp),
-    maxUses: Type.Optional(Type.Number()),
-    uses: Type.Number(),
-    urls: Type.Object({ app: Type.String() }),
-  },
+export const InviteLinkToOrganization = Type.Object(
+  { ...InviteLinkCommon, role: RoleOrGuest },
   { $id: 'InviteLinkToOrganization' },
 );
+
+/**
+ * The official list answers only `InviteLinkToOrganization`s: there, a link to a space or a
+ * collection also shows `role: null`, the organization role it gives (guest).
+ */
+const ListedRole = { role: Type.Optional(Type.Null()) };
+
+/** The official `InviteLinkToSpace`: the level granted on `space`. */
+export const InviteLinkToSpace = Type.Object(
+  { ...InviteLinkCommon, level: RoleOrGuest, space: Space, ...ListedRole },
+  { $id: 'InviteLinkToSpace' },
+);
+
+/** The official `InviteLinkToCollection`: the level granted on `collection`. */
+export const InviteLinkToCollection = Type.Object(
+  { ...InviteLinkCommon, level: RoleOrGuest, collection: Collection, ...ListedRole },
+  { $id: 'InviteLinkToCollection' },
+);
+
+/**
+ * The official `OrganizationInviteLink`. The links to a target come first: answers are written by
+ * the first variant they match, and a listed one (with `role: null`) matches the organization's too.
+ */
+export const InviteLink = Type.Union([InviteLinkToSpace, InviteLinkToCollection, InviteLinkToOrganization]);
 
 export const JoinedResponse = Type.Object({}, { additionalProperties: false });

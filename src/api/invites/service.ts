@@ -15,9 +15,14 @@ import { newId } from '../../lib/ids.js';
 import type { Role } from '../../lib/schemas.js';
 import { nowIso } from '../../lib/time.js';
 import { findMembership, membershipChanged, requireOrgMember, requireOrgRole } from '../../permissions/organization.js';
+import { rank } from '../../permissions/roles.js';
+import { findCollection } from '../collections/repo.js';
+import { findGrant } from '../grants/repo.js';
+import { raiseUserGrant } from '../grants/service.js';
 import { presentMember } from '../members/present.js';
 import { addMember, findMember, memberCounts, setMemberRole } from '../members/repo.js';
 import { findOrganization } from '../organizations/repo.js';
+import { findSpace } from '../spaces/repo.js';
 import { presentInviteForEvent } from './present.js';
 import * as repo from './repo.js';
 
@@ -58,17 +63,58 @@ async function requireAdmin(ctx: ServiceContext, organizationId: string, action:
   requireOrgRole(membership, 'admin', action);
 }
 
-/** The role an invite grants from the create or update body: `role` (organization invites only). */
-function roleOf(body: { role?: Role | null; level?: Role | null }): Role | null | undefined {
-  if (body.level !== undefined) {
-    throw badRequest(
-      'body/level applies to invites to a space or a collection; an organization invite takes body/role',
-    );
-  }
-  return body.role;
+/** The space or collection an invite link leads to. */
+export interface InviteTarget {
+  type: 'space' | 'collection';
+  id: string;
 }
 
-/** Creates an invite link; its row and its secret (the invite's id), which only its answer shows in full. */
+export function inviteTargetOf(row: InviteLinkRow): InviteTarget | null {
+  return row.target_type === 'space' || row.target_type === 'collection'
+    ? { type: row.target_type, id: row.target_id as string }
+    : null;
+}
+
+/** The space or collection of `organizationId` with that id (a space in the trash counts as gone). */
+export async function findInviteTarget(db: DbOrTrx, organizationId: string, target: InviteTarget) {
+  const row = target.type === 'space' ? await findSpace(db, target.id) : await findCollection(db, target.id);
+  if (!row || row.organization_id !== organizationId) return undefined;
+  if ('deleted_at' in row && row.deleted_at) return undefined;
+  return row;
+}
+
+/**
+ * The role (organization invites: `role`) or level (invites to a space or a collection: `level`)
+ * a create or update body gives, checked against the invite's form (the official oneOf).
+ */
+function roleOf(body: { role?: Role | null; level?: Role | null }, target: InviteTarget | null): Role | null {
+  const [wanted, other] = target ? (['level', 'role'] as const) : (['role', 'level'] as const);
+  if (body[other] !== undefined) {
+    throw badRequest(
+      target
+        ? `body/role applies to organization invites; an invite to a ${target.type} takes body/level`
+        : 'body/level applies to invites to a space or a collection; an organization invite takes body/role',
+    );
+  }
+  const value = body[wanted];
+  if (value === undefined) throw badRequest(`body must have required property ${wanted}`);
+  return value;
+}
+
+/** The target a create body names: none, a space or a collection (not both). */
+function targetOf(body: { space?: string; collection?: string }): InviteTarget | null {
+  if (body.space !== undefined && body.collection !== undefined) {
+    throw badRequest('body must name a space or a collection, not both');
+  }
+  if (body.space !== undefined) return { type: 'space', id: body.space };
+  if (body.collection !== undefined) return { type: 'collection', id: body.collection };
+  return null;
+}
+
+/**
+ * Creates an invite link (to the organization, or to a space or a collection of it); its row and
+ * its secret (the invite's id), which only its answer shows in full.
+ */
 export async function createInviteLink(
   ctx: ServiceContext,
   organizationId: string,
@@ -76,16 +122,14 @@ export async function createInviteLink(
   secretsKey: Buffer,
 ): Promise<{ row: InviteLinkRow; secret: string }> {
   await requireAdmin(ctx, organizationId, 'create invite links');
-  if (body.space !== undefined || body.collection !== undefined) {
-    throw badRequest(
-      'invite links to a space or a collection are not supported; create an organization invite ({role})',
-    );
-  }
-  const role = roleOf(body);
-  if (role === undefined) throw badRequest('body must have required property role');
+  const target = targetOf(body);
+  const role = roleOf(body, target);
   checkExpiry(body.expiresAt);
   return inTransaction(ctx.db, async (trx) => {
     requireInviteLinksOn(await loadOrganization(trx, organizationId));
+    if (target && !(await findInviteTarget(trx, organizationId, target))) {
+      throw notFound(`${target.type} ${target.id} not found in organization ${organizationId}`);
+    }
     const ref = newId();
     const secret = newId(32);
     const row: InviteLinkRow = {
@@ -99,11 +143,18 @@ export async function createInviteLink(
       expires_at: body.expiresAt ?? null,
       max_uses: body.maxUses ?? null,
       uses: 0,
+      target_type: target?.type ?? null,
+      target_id: target?.id ?? null,
     };
     await repo.insertInviteLink(trx, row);
     await recordInviteEvent(trx, ctx, 'invite.created', row);
     return { row, secret };
   });
+}
+
+function inviteLabel(row: InviteLinkRow): string {
+  const target = inviteTargetOf(row);
+  return `invite link (${row.role ?? 'guest'}${target ? ` on ${target.type} ${target.id}` : ''})`;
 }
 
 async function recordInviteEvent(
@@ -117,7 +168,7 @@ async function recordInviteEvent(
   await recordEvent(trx, ctx, {
     type,
     organizationId: row.organization_id,
-    target: { object: 'invite', id: row.ref, label: `invite link (${row.role ?? 'guest'})` },
+    target: { object: 'invite', id: row.ref, label: inviteLabel(row) },
     data: { object, ...(before ? { previous: previousValues(presentInviteForEvent(before), object) } : {}) },
   });
 }
@@ -128,7 +179,7 @@ async function loadInvite(db: DbOrTrx, organizationId: string, secret: string): 
   return row;
 }
 
-/** Changes the role an invite link grants (and Bindery's limits: expiry, uses). */
+/** Changes the role (or level) an invite link grants (and Bindery's limits: expiry, uses). */
 export async function updateInviteLink(
   ctx: ServiceContext,
   organizationId: string,
@@ -136,11 +187,10 @@ export async function updateInviteLink(
   body: Limits & { role?: Role | null; level?: Role | null },
 ): Promise<InviteLinkRow> {
   await requireAdmin(ctx, organizationId, 'change invite links');
-  const role = roleOf(body);
-  if (role === undefined) throw badRequest('body must have required property role');
   checkExpiry(body.expiresAt);
   return inTransaction(ctx.db, async (trx) => {
     const before = await loadInvite(trx, organizationId, secret);
+    const role = roleOf(body, inviteTargetOf(before));
     const changes: Parameters<typeof repo.updateInviteLink>[2] = {};
     if (role !== before.role) changes.role = role;
     if (body.expiresAt !== undefined && body.expiresAt !== before.expires_at) changes.expires_at = body.expiresAt;
@@ -222,12 +272,37 @@ export async function joinWithInvite(ctx: ServiceContext, organizationId: string
     requireInviteLinksOn(await loadOrganization(trx, organizationId));
     const unusable = inviteUnusable(row);
     if (unusable) throw gone(unusable);
+    const target = inviteTargetOf(row);
+    if (target) return joinTarget(trx, ctx, row, target);
     const change = await joinChange(trx, organizationId, userId, row.role as Role | null);
     if (change === 'none') return;
     if (!(await repo.takeInviteUse(trx, row.ref))) throw gone('this invite link has been used up');
     await applyJoin(trx, ctx, organizationId, change, row.role as Role | null);
   });
   membershipChanged(organizationId, userId);
+}
+
+/**
+ * Joins with an invite to a space or a collection: a non-member becomes a guest of the organization,
+ * and whoever holds less there (directly) gains the link's level on it; a member keeps their role.
+ * Uses the link only when something changes.
+ */
+async function joinTarget(trx: DbOrTrx, ctx: ServiceContext, row: InviteLinkRow, target: InviteTarget) {
+  const userId = actingUser(ctx).id;
+  const organizationId = row.organization_id;
+  if (!(await findInviteTarget(trx, organizationId, target))) {
+    throw gone(`the ${target.type} of this invite link no longer exists`);
+  }
+  const membership = await findMembership(trx, organizationId, userId);
+  if (membership?.disabled) throw forbidden(`your membership of organization ${organizationId} is disabled`);
+  const level = row.role as Role | null;
+  const grantTarget = { ...target, organizationId };
+  const held = (await findGrant(trx, grantTarget, 'user', userId))?.role as Role | undefined;
+  const raises = level !== null && rank(held) < rank(level);
+  if (membership && !raises) return;
+  if (!(await repo.takeInviteUse(trx, row.ref))) throw gone('this invite link has been used up');
+  if (!membership) await applyJoin(trx, ctx, organizationId, 'add', null);
+  if (level !== null) await raiseUserGrant(trx, ctx, grantTarget, userId, level);
 }
 
 /** The domain of an e-mail address, lower-cased. */

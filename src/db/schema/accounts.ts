@@ -93,6 +93,9 @@ export interface InviteLinksTable {
   /** null: unlimited. */
   max_uses: number | null;
   uses: number;
+  /** `space` or `collection` for an invite to one (then `role` is the level granted there); null: the organization. */
+  target_type: string | null;
+  target_id: string | null;
 }
 
 export type InviteLinkRow = Selectable<InviteLinksTable>;
