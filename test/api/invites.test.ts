@@ -119,6 +119,53 @@ describe('invite links', () => {
     const raw = await org.admin.client.get(`/v1/orgs/${org.id}/audit-events?limit=100`);
     expect(JSON.stringify(raw.body)).not.toContain(link.body.id);
   });
+
+  it('to a space: joining records member.added and space.permissions.updated, in that order', async () => {
+    const org = await orgWithLinks();
+    const space = await org.admin.client.post(`/v1/orgs/${org.id}/spaces`, { title: 'Invited' });
+    const link = await org.admin.client.post(`/v1/orgs/${org.id}/link-invites`, {
+      level: 'edit',
+      space: space.body.id,
+    });
+    expect(link.status).toBe(201);
+    const joiner = await harness.user();
+    expect((await joiner.client.post(`/v1/orgs/${org.id}/invites/${link.body.id}`)).status).toBe(200);
+    const events = await auditEvents(org.admin.client, org.id);
+    expect(events.slice(0, 3).map((e) => e.action)).toEqual([
+      'space.permissions.updated',
+      'member.added',
+      'invite.created',
+    ]);
+    expect(events[0]).toMatchObject({ actor: { id: joiner.user.id }, target: { id: space.body.id } });
+    const details = await org.admin.client.get(`/v1/orgs/${org.id}/audit-events/${events[0]?.id}`);
+    expect(details.body.payload.object.grants).toEqual([{ user: joiner.user.id, role: 'edit' }]);
+    expect(events[2]?.target.label).toContain(`space ${space.body.id}`);
+    // Joining again changes nothing, records nothing, uses nothing.
+    expect((await joiner.client.post(`/v1/orgs/${org.id}/invites/${link.body.id}`)).status).toBe(200);
+    expect(await auditEvents(org.admin.client, org.id)).toHaveLength(events.length);
+  });
+
+  it('to a space: a level null makes a guest with no grant; a gone space stops the link', async () => {
+    const org = await orgWithLinks();
+    const space = await org.admin.client.post(`/v1/orgs/${org.id}/spaces`, { title: 'Short-lived' });
+    const base = `/v1/orgs/${org.id}/link-invites`;
+    const guestLink = await org.admin.client.post(base, { level: null, space: space.body.id });
+    expect(guestLink.body).toMatchObject({ level: null, space: { id: space.body.id } });
+    const joiner = await harness.user();
+    expect((await joiner.client.post(`/v1/orgs/${org.id}/invites/${guestLink.body.id}`)).status).toBe(200);
+    expect((await org.admin.client.get(`/v1/orgs/${org.id}/members/${joiner.user.id}`)).body.role).toBeNull();
+    expect((await joiner.client.get(`/v1/spaces/${space.body.id}`)).status).toBe(404);
+
+    const link = await org.admin.client.post(base, { level: 'read', space: space.body.id });
+    expect((await org.admin.client.delete(`/v1/spaces/${space.body.id}`)).status).toBe(204);
+    const late = await harness.user();
+    const refused = await late.client.post(`/v1/orgs/${org.id}/invites/${link.body.id}`);
+    expect(refused.status).toBe(410);
+    expect(refused.body.error.message).toContain('no longer exists');
+    expect((await org.admin.client.get(`${base}/${link.body.id}`)).status).toBe(404);
+    expect((await org.admin.client.get(base)).body.items).toEqual([]);
+    expect((await org.admin.client.delete(`${base}/${link.body.id}`)).status).toBe(205);
+  });
 });
 
 describe('the invite page', () => {
