@@ -249,6 +249,16 @@ describe('invite links to a space or a collection', () => {
     expect((await api.orgs.getOrganizationInviteLink(id, created.data.id)).data).toMatchObject({ uses: 2 });
   });
 
+  it("Bindery's OpenAPI document answers the three official variants", async () => {
+    const doc = await (await newOutsider()).client.get('/v1/openapi.json');
+    expect(doc.status).toBe(200);
+    const answer = doc.body.paths['/v1/orgs/{organizationId}/link-invites'].post.responses['201'];
+    const text = JSON.stringify(answer);
+    for (const name of ['InviteLinkToOrganization', 'InviteLinkToSpace', 'InviteLinkToCollection']) {
+      expect(text).toContain(name);
+    }
+  });
+
   it('refuses a target of another organization or none (404), a bad mix (400), non-admins (403)', async () => {
     const { id, api } = await orgWithLinks();
     const other = await orgWithLinks();
