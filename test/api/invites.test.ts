@@ -163,7 +163,11 @@ describe('invite links', () => {
     expect(refused.status).toBe(410);
     expect(refused.body.error.message).toContain('no longer exists');
     expect((await org.admin.client.get(`${base}/${link.body.id}`)).status).toBe(404);
-    expect((await org.admin.client.get(base)).body.items).toEqual([]);
+    // Left out of the list and of its count; the link to the organization is still there.
+    const keeper = await org.admin.client.post(base, { role: 'read' });
+    const list = await org.admin.client.get(base);
+    expect(list.body.items.map((i: { id: string }) => i.id)).toEqual([keeper.body.id]);
+    expect(list.body.count).toBe(1);
     expect((await org.admin.client.delete(`${base}/${link.body.id}`)).status).toBe(205);
   });
 });

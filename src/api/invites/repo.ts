@@ -28,12 +28,37 @@ const ORDER: SortKey<InviteLinkRow>[] = [
   { column: 'invite_links.ref', direction: 'desc', value: (r) => r.ref },
 ];
 
+/** The organization's invite links, but those to a space (in the trash too) or a collection that is gone. */
 export async function listInviteLinks(db: DbOrTrx, organizationId: string, paging: { page?: string; limit?: number }) {
-  return paginate(
-    db.selectFrom('invite_links').selectAll().where('organization_id', '=', organizationId),
-    ORDER,
-    paging,
-  );
+  const query = db
+    .selectFrom('invite_links')
+    .selectAll()
+    .where('organization_id', '=', organizationId)
+    .where((eb) =>
+      eb.or([
+        eb('target_type', 'is', null),
+        eb.and([
+          eb('target_type', '=', 'space'),
+          eb.exists(
+            eb
+              .selectFrom('spaces')
+              .select('spaces.id')
+              .whereRef('spaces.id', '=', 'invite_links.target_id')
+              .where('spaces.deleted_at', 'is', null),
+          ),
+        ]),
+        eb.and([
+          eb('target_type', '=', 'collection'),
+          eb.exists(
+            eb
+              .selectFrom('collections')
+              .select('collections.id')
+              .whereRef('collections.id', '=', 'invite_links.target_id'),
+          ),
+        ]),
+      ]),
+    );
+  return paginate(query, ORDER, paging);
 }
 
 export async function insertInviteLink(db: DbOrTrx, row: InviteLinkRow): Promise<void> {
