@@ -54,10 +54,14 @@ describe('GET /', () => {
 });
 
 /** Every operation of the served document, with its tag. */
-async function documentedOperations(): Promise<{ id: string; tag: string }[]> {
+async function documentedOperations(): Promise<{ id: string; tag: string; tags: number }[]> {
   const paths = (await h.anonymous.get('/v1/openapi.json')).body.paths as Record<string, Record<string, any>>;
   return Object.values(paths).flatMap((item) =>
-    Object.values(item).map((operation) => ({ id: operation.operationId, tag: operation.tags?.[0] ?? 'other' })),
+    Object.values(item).map((operation) => ({
+      id: operation.operationId,
+      tag: operation.tags?.[0] ?? 'other',
+      tags: Math.max(1, operation.tags?.length ?? 0),
+    })),
   );
 }
 
@@ -84,7 +88,8 @@ describe('GET /docs over HTTP', () => {
     const operations = await documentedOperations();
     expect(operations.length).toBeGreaterThan(200);
     for (const { id, tag } of operations) {
-      expect(page).toContain(`<section class="op" id="operation/${id}"><h3 elementtiming="operation">${id}</h3>`);
+      // A deprecated operation says so after its name.
+      expect(page).toContain(`<section class="op" id="operation/${id}"><h3 elementtiming="operation">${id}`);
       expect(page).toContain(`<section class="tag" id="tag/${tag}">`);
       expect(page).toContain(`href="#operation/${id}"`);
     }
@@ -278,8 +283,10 @@ describe.skipIf(browserMissing)('GET /docs in a browser', () => {
     await expect(page.title()).resolves.toBe('Bindery API reference (Redoc)');
     await expect(page.getByRole('heading', { name: /^Bindery API/, level: 1 }).count()).resolves.toBe(1);
 
-    // Every documented operation is drawn (the reference renders the whole document, not a part).
-    expect(await page.locator('[data-section-id^="operation/"]').count()).toBe((await documentedOperations()).length);
+    // Every documented operation is drawn (the reference renders the whole document, not a part), once
+    // under each of its tags (duplicateSiteSpace has two, as in the official document).
+    const drawn = (await documentedOperations()).reduce((sum, operation) => sum + operation.tags, 0);
+    expect(await page.locator('[data-section-id^="operation/"]').count()).toBe(drawn);
 
     // Its search (built in a worker) finds an operation by name.
     await page.getByRole('textbox', { name: 'Search' }).fill('getAuthenticatedUser');

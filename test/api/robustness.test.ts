@@ -33,7 +33,10 @@ async function fixture() {
   const team = (await c.put(`/v1/orgs/${org.id}/teams`, { title: 'T' })).body.id;
   const site = (await c.post(`/v1/orgs/${org.id}/sites`, { title: 'Site', spaces: [space] })).body.id;
   const cr = (await c.post(`/v1/spaces/${space}/change-requests`, { subject: 'CR' })).body.id;
+  const hostname = `docs-${org.id.toLowerCase()}.example.test`;
+  expect((await c.put(`/v1/custom-hostnames/${hostname}`, { site })).status).toBe(201);
   const real: Record<string, string> = {
+    hostname,
     spaceId: space,
     collectionId: collection,
     teamId: team,
@@ -100,6 +103,16 @@ const OPEN_TO_ALL = [
   /^POST \/v1\/integrations\/\{integrationName\}$/,
   // Joining by e-mail domain is for people outside the organization: 400 for another domain (official).
   /^POST \/v1\/orgs\/\{organizationId\}\/join$/,
+  // The caller's own sessions and tokens.
+  /^(GET|POST|DELETE) \/v1\/user\/(sessions|tokens)/,
+  // The API's version; URLs resolved to what the caller may read (a bad URL is a 400 for anyone).
+  /^GET \/v1$/,
+  /^(GET|POST) \/v1\/urls\//,
+  // The organization's single sign-on providers, listed for its sign-in page before anyone signs in.
+  /^GET \/v1\/orgs\/\{organizationId\}\/sso$/,
+  // Removing a custom hostname of someone else's site removes nothing and answers as for a hostname
+  // that has no claim (204, official); its claim stays (checked at the end).
+  /^DELETE \/v1\/custom-hostnames\/\{hostname\}$/,
 ];
 
 type Schema = {
@@ -167,12 +180,16 @@ const VALID_BODIES: Record<string, unknown> = {
   },
   'PATCH /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}': { active: false },
   'PATCH /v1/users/{userId}': { displayName: 'x' },
+  'POST /v1/orgs/{organizationId}/sites/{siteId}/permissions': { role: 'read', users: ['nope'] },
 };
 
 /** Required query parameters of reads, so that they too get past validation. */
 const VALID_QUERIES: Record<string, string> = {
   'GET /v1/orgs/{organizationId}/sites/{siteId}/redirect': '?source=/old/page',
   'GET /v1/orgs/{organizationId}/ask/stream': '?query=what',
+  'GET /v1/orgs/{organizationId}/search': '?query=what',
+  'GET /v1/spaces/{spaceId}/search': '?query=what',
+  'GET /v1/spaces/{spaceId}/embed': '?url=https%3A%2F%2Fexample.com%2F',
 };
 
 describe('outsiders', () => {
@@ -199,7 +216,8 @@ describe('outsiders', () => {
     }
     expect(checked).toBeGreaterThan(120);
     expect(wrong).toEqual([]);
-    // The organization is still intact for its admin.
+    // The organization is still intact for its admin, its custom hostname claim too.
     expect((await org.admin.client.get(`/v1/orgs/${org.id}`)).status).toBe(200);
+    expect((await org.admin.client.get(`/v1/custom-hostnames/${real.hostname}`)).status).toBe(200);
   }, 120_000);
 });
