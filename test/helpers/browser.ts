@@ -64,7 +64,7 @@ export async function launchBrowser(): Promise<Browser | null> {
 
 /**
  * Collects what a page reports as errors from now on: console.error messages, uncaught exceptions
- * and failed requests. The returned array fills as the page runs; assert it is empty at the end.
+ * and failed requests (not those the page aborted itself). The returned array fills as the page runs; assert it is empty at the end.
  */
 export function collectConsoleErrors(page: Page): string[] {
   const errors: string[] = [];
@@ -72,9 +72,13 @@ export function collectConsoleErrors(page: Page): string[] {
     if (message.type() === 'error') errors.push(`console: ${message.text()}`);
   });
   page.on('pageerror', (error) => errors.push(`uncaught: ${error.message}`));
-  page.on('requestfailed', (request) =>
-    errors.push(`request failed: ${request.url()} (${request.failure()?.errorText ?? 'unknown'})`),
-  );
+  page.on('requestfailed', (request) => {
+    const reason = request.failure()?.errorText ?? 'unknown';
+    // An aborted request is one the page gave up on itself (a query cancelled as its screen went
+    // away, a navigation replacing the document), not a failure the person would see.
+    if (reason === 'net::ERR_ABORTED') return;
+    errors.push(`request failed: ${request.url()} (${reason})`);
+  });
   return errors;
 }
 
