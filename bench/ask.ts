@@ -11,22 +11,11 @@
  * postgres:// URL (a fresh database is created on that server for the run and dropped after).
  * BENCH_QUESTIONS sets the number of questions (default 100).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
-import { createOrganization } from '../src/api/organizations/repo.js';
-import { createSpace } from '../src/api/spaces/repo.js';
-import { findOrCreateUser } from '../src/api/users/repo.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { markdownToDocument } from '../src/content/markdown.js';
-import { type PageNode, putDocument, writeRevision } from '../src/content/store.js';
-import { createToken } from '../src/core/tokens.js';
-import { createDb, type Db, isPostgresUrl } from '../src/db/database.js';
+import { createDb } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { newId } from '../src/lib/ids.js';
-import { indexSpace } from '../src/search/index.js';
+import { onEachDatabase, pick, random, seedCorpus, latencySummary as summary } from './corpus.js';
 
 const SPACES = 10;
 const PAGES_PER_SPACE = 100;
@@ -60,19 +49,6 @@ const FILLER =
   'the settings at any time from the dashboard, and members see only what their role allows. Limits apply per ' +
   'organization and are documented on the reference pages.';
 
-/** A deterministic pseudo-random sequence (so runs are comparable). */
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x7fffffff;
-  };
-}
-
-function pick<T>(items: readonly T[], next: () => number): T {
-  return items[Math.floor(next() * items.length)] as T;
-}
-
 function pageMarkdown(topic: string, n: number, next: () => number): string {
   const sections = [1, 2, 3, 4].map((i) => {
     const verb = pick(VERBS, next);
@@ -84,52 +60,6 @@ function pageMarkdown(topic: string, n: number, next: () => number): string {
     );
   });
   return `${topic[0]?.toUpperCase()}${topic.slice(1)} guide number ${n}.\n\n${sections.join('\n\n')}`;
-}
-
-async function seedContent(db: Db) {
-  const admin = await findOrCreateUser(db, `admin-${newId(6).toLowerCase()}@bench.example`, 'Bench Admin');
-  const org = await createOrganization(db, { title: 'Ask Benchmark' }, admin.id);
-  const { token } = await createToken(db, admin.id);
-  const next = random(42);
-  const spaces: string[] = [];
-  const started = performance.now();
-  for (let s = 0; s < SPACES; s++) {
-    const space = await createSpace(db, org.id, { title: `Space ${s}` });
-    const pages: PageNode[] = [];
-    for (let p = 0; p < PAGES_PER_SPACE; p++) {
-      const topic = TOPICS[(s * PAGES_PER_SPACE + p) % TOPICS.length] as string;
-      const n = s * PAGES_PER_SPACE + p;
-      const document = await putDocument(db, markdownToDocument(pageMarkdown(topic, n, next)));
-      pages.push({
-        id: newId(),
-        type: 'document',
-        title: `${topic} ${n}`,
-        slug: `${topic}-${n}`,
-        document,
-        children: [],
-      });
-    }
-    const revision = await writeRevision(db, {
-      spaceId: space.id,
-      parents: [],
-      type: 'edits',
-      pages,
-      files: [],
-      reusableContents: [],
-      createdBy: admin.id,
-    });
-    await db.updateTable('spaces').set({ revision_id: revision.id }).where('id', '=', space.id).execute();
-    spaces.push(space.id);
-  }
-  const seeded = performance.now() - started;
-  const indexStarted = performance.now();
-  for (const id of spaces) await indexSpace(db, id);
-  const indexed = performance.now() - indexStarted;
-  const passages = await db
-    .selectFrom('search_passages')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { organizationId: org.id, token, seededMs: seeded, indexedMs: indexed, passages: Number(passages.n) };
 }
 
 function questions(): string[] {
@@ -144,22 +74,17 @@ function questions(): string[] {
   });
 }
 
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] as number;
-}
-
-function summary(samples: number[]) {
-  const sorted = [...samples].sort((a, b) => a - b);
-  const f = (n: number) => n.toFixed(1);
-  return `p50 ${f(percentile(sorted, 50))} ms, p95 ${f(percentile(sorted, 95))} ms, p99 ${f(percentile(sorted, 99))} ms (n=${samples.length})`;
-}
-
 async function run(label: string, databaseUrl: string): Promise<void> {
   const db = createDb(databaseUrl);
   try {
     await migrateToLatest(db);
-    const seeded = await seedContent(db);
+    const seeded = await seedCorpus(db, {
+      title: 'Ask Benchmark',
+      spaces: SPACES,
+      pagesPerSpace: PAGES_PER_SPACE,
+      topics: TOPICS,
+      markdown: pageMarkdown,
+    });
     console.log(
       `${label}: seeded ${SPACES * PAGES_PER_SPACE} pages in ${(seeded.seededMs / 1000).toFixed(1)} s, ` +
         `indexed ${seeded.passages} passages in ${(seeded.indexedMs / 1000).toFixed(1)} s`,
@@ -207,30 +132,7 @@ async function run(label: string, databaseUrl: string): Promise<void> {
 }
 
 async function main() {
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-ask-'));
-  try {
-    await run('SQLite', `sqlite:${path.join(folder, 'bench.sqlite')}`);
-  } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-  const url = process.env.DATABASE_URL;
-  if (url && isPostgresUrl(url)) {
-    const name = `bindery_bench_ask_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: url });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const target = new URL(url);
-    target.pathname = `/${name}`;
-    try {
-      await run('PostgreSQL', target.toString());
-    } finally {
-      // The pool has ended, but the server may still be closing its backends: give them a moment
-      // so that the forced drop does not have to terminate them.
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
-  }
+  await onEachDatabase('ask', process.env.DATABASE_URL, run);
 }
 
 main().catch((error) => {

@@ -11,23 +11,12 @@
  * A fresh SQLite file, and PostgreSQL too when DATABASE_URL is a postgres:// URL (a fresh database
  * created for the run and dropped after). BENCH_SEARCHES sets the number of queries (default 100).
  */
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import pg from 'pg';
-import { createOrganization } from '../src/api/organizations/repo.js';
-import { createSpace } from '../src/api/spaces/repo.js';
-import { findOrCreateUser } from '../src/api/users/repo.js';
 import { buildApp } from '../src/app.js';
 import { loadConfig } from '../src/config.js';
-import { markdownToDocument } from '../src/content/markdown.js';
-import { type PageNode, putDocument, writeRevision } from '../src/content/store.js';
-import { createToken } from '../src/core/tokens.js';
-import { createDb, type Db, isPostgresUrl } from '../src/db/database.js';
+import { createDb, type Db } from '../src/db/database.js';
 import { migrateToLatest } from '../src/db/migrate.js';
-import { newId } from '../src/lib/ids.js';
-import { indexSpace } from '../src/search/index.js';
+import { latencySummary, onEachDatabase, percentile, pick, random, seedCorpus } from './corpus.js';
 
 const SPACES = 20;
 const PAGES_PER_SPACE = 100;
@@ -63,16 +52,6 @@ const FILLER =
   'The service keeps every change in an immutable history so that nothing is lost. Administrators can review ' +
   'the settings at any time from the dashboard, and members see only what their role allows.';
 
-function random(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state * 1103515245 + 12345) & 0x7fffffff;
-    return state / 0x7fffffff;
-  };
-}
-
-const pick = <T>(items: readonly T[], next: () => number): T => items[Math.floor(next() * items.length)] as T;
-
 function pageMarkdown(topic: string, n: number, next: () => number): string {
   const sections = [1, 2, 3, 4].map((i) => {
     const verb = pick(VERBS, next);
@@ -86,49 +65,14 @@ function pageMarkdown(topic: string, n: number, next: () => number): string {
   return `${topic[0]?.toUpperCase()}${topic.slice(1)} guide number ${n}.\n\n${sections.join('\n\n')}`;
 }
 
-export async function seedContent(db: Db) {
-  const admin = await findOrCreateUser(db, `admin-${newId(6).toLowerCase()}@bench.example`, 'Bench Admin');
-  const org = await createOrganization(db, { title: 'Search Benchmark' }, admin.id);
-  const { token } = await createToken(db, admin.id);
-  const next = random(42);
-  const spaces: string[] = [];
-  for (let s = 0; s < SPACES; s++) {
-    const space = await createSpace(db, org.id, { title: `Space ${s}` });
-    const pages: PageNode[] = [];
-    for (let p = 0; p < PAGES_PER_SPACE; p++) {
-      const n = s * PAGES_PER_SPACE + p;
-      const topic = TOPICS[n % TOPICS.length] as string;
-      const document = await putDocument(db, markdownToDocument(pageMarkdown(topic, n, next)));
-      pages.push({
-        id: newId(),
-        type: 'document',
-        title: `${topic} ${n}`,
-        slug: `${topic}-${n}`,
-        document,
-        children: [],
-      });
-    }
-    const revision = await writeRevision(db, {
-      spaceId: space.id,
-      parents: [],
-      type: 'edits',
-      pages,
-      files: [],
-      reusableContents: [],
-      createdBy: admin.id,
-    });
-    await db.updateTable('spaces').set({ revision_id: revision.id }).where('id', '=', space.id).execute();
-    spaces.push(space.id);
-  }
-  const started = performance.now();
-  for (const id of spaces) await indexSpace(db, id);
-  const indexedMs = performance.now() - started;
-  const passages = await db
-    .selectFrom('search_passages')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow();
-  return { organizationId: org.id, token, indexedMs, passages: Number(passages.n) };
-}
+export const seedContent = (db: Db) =>
+  seedCorpus(db, {
+    title: 'Search Benchmark',
+    spaces: SPACES,
+    pagesPerSpace: PAGES_PER_SPACE,
+    topics: TOPICS,
+    markdown: pageMarkdown,
+  });
 
 function queries(): string[] {
   const next = random(7);
@@ -149,11 +93,6 @@ function queries(): string[] {
         return 'unladen swallow airspeed';
     }
   });
-}
-
-function percentile(sorted: number[], p: number): number {
-  const index = Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1);
-  return sorted[Math.max(0, index)] as number;
 }
 
 /** Runs the search bench on one database; returns its report line. */
@@ -185,14 +124,14 @@ async function run(label: string, databaseUrl: string): Promise<string> {
       if ((JSON.parse(res.body).count as number) > 0) found++;
     }
     await app.close();
-    const sorted = samples.sort((a, b) => a - b);
-    const p50 = percentile(sorted, 50);
-    const f = (n: number) => n.toFixed(1);
+    const p50 = percentile(
+      [...samples].sort((a, b) => a - b),
+      50,
+    );
     return (
       `${label}: GET …/orgs/{id}/search over ${SPACES * PAGES_PER_SPACE} pages in ${SPACES} spaces ` +
       `(${seeded.passages} passages, indexed in ${(seeded.indexedMs / 1000).toFixed(1)} s): ` +
-      `p50 ${f(p50)} ms, p95 ${f(percentile(sorted, 95))} ms, p99 ${f(percentile(sorted, 99))} ms ` +
-      `(n=${samples.length}, ${found} with results); ceiling p50 < ${P50_CEILING_MS} ms: ${p50 < P50_CEILING_MS ? 'met' : 'MISSED'}`
+      `${latencySummary(samples)}, ${found} with results; ceiling p50 < ${P50_CEILING_MS} ms: ${p50 < P50_CEILING_MS ? 'met' : 'MISSED'}`
     );
   } finally {
     await db.destroy();
@@ -200,31 +139,7 @@ async function run(label: string, databaseUrl: string): Promise<string> {
 }
 
 /** The search bench on SQLite, and on PostgreSQL when `postgresUrl` is given: one report line each. */
-export async function benchSearch(postgresUrl?: string): Promise<string[]> {
-  const lines: string[] = [];
-  const folder = fs.mkdtempSync(path.join(os.tmpdir(), 'bindery-bench-search-'));
-  try {
-    lines.push(await run('SQLite', `sqlite:${path.join(folder, 'bench.sqlite')}`));
-  } finally {
-    fs.rmSync(folder, { recursive: true, force: true });
-  }
-  if (postgresUrl && isPostgresUrl(postgresUrl)) {
-    const name = `bindery_bench_search_${Date.now()}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`create database ${name}`);
-    const target = new URL(postgresUrl);
-    target.pathname = `/${name}`;
-    try {
-      lines.push(await run('PostgreSQL', target.toString()));
-    } finally {
-      await new Promise((resolve) => setTimeout(resolve, 500));
-      await admin.query(`drop database if exists ${name} with (force)`);
-      await admin.end();
-    }
-  }
-  return lines;
-}
+export const benchSearch = (postgresUrl?: string): Promise<string[]> => onEachDatabase('search', postgresUrl, run);
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   benchSearch(process.env.DATABASE_URL)

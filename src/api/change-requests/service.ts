@@ -136,14 +136,7 @@ export async function mergeChangeRequest(
   );
   requireEditable(changeRequest);
   await checkMergeRules(ctx.db, space, changeRequest, user.id);
-  const [base, ours, theirs] = await Promise.all([
-    loadRevision(ctx.db, space, baseRevisionId(changeRequest)),
-    loadRevision(ctx.db, space, space.revision_id),
-    changeRequestSnapshot(ctx.db, space, changeRequest),
-  ]);
-  if (!base || !ours) throw new Error(`revisions of change request ${changeRequest.id} are missing`);
-  const merged = threeWayMerge(base, ours, theirs);
-  if (!merged.ok) throw conflictError(merged.conflicts);
+  const { live: ours, own: theirs, merged } = await mergeWithLive(ctx, space, changeRequest);
   const revision = await inTransaction(ctx.db, async (trx) => {
     const written = await writeRevision(trx, {
       spaceId: space.id,
@@ -167,6 +160,22 @@ export async function mergeChangeRequest(
     return written;
   });
   return { revision: revision.id };
+}
+
+/**
+ * The three-way merge of the change request's base, the live revision and its own content, as the
+ * merge and the update both make it; a conflict is a 409 naming what changed on both sides.
+ */
+async function mergeWithLive(ctx: ServiceContext, space: SpaceRow, changeRequest: ChangeRequestRow) {
+  const [base, live, own] = await Promise.all([
+    loadRevision(ctx.db, space, baseRevisionId(changeRequest)),
+    loadRevision(ctx.db, space, space.revision_id),
+    changeRequestSnapshot(ctx.db, space, changeRequest),
+  ]);
+  if (!base || !live) throw new Error(`revisions of change request ${changeRequest.id} are missing`);
+  const merged = threeWayMerge(base, live, own);
+  if (!merged.ok) throw conflictError(merged.conflicts);
+  return { live, own, merged };
 }
 
 /** 409 naming every page, file and reusable content changed on both sides. */
@@ -198,15 +207,8 @@ export async function bringChangeRequestUpToDate(
   );
   requireEditable(changeRequest);
   if (baseRevisionId(changeRequest) === space.revision_id) return { revision: changeRequest.revision_id };
-  const [base, live, own] = await Promise.all([
-    loadRevision(ctx.db, space, baseRevisionId(changeRequest)),
-    loadRevision(ctx.db, space, space.revision_id),
-    changeRequestSnapshot(ctx.db, space, changeRequest),
-  ]);
-  if (!base || !live) throw new Error(`revisions of change request ${changeRequest.id} are missing`);
   // The same merge as the merge's (so that updating, then merging, merges what merging would have).
-  const merged = threeWayMerge(base, live, own);
-  if (!merged.ok) throw conflictError(merged.conflicts);
+  const { live, own, merged } = await mergeWithLive(ctx, space, changeRequest);
   const revision = await inTransaction(ctx.db, async (trx) => {
     const { object: before } = await presentedChangeRequest(trx, ctx, space.id, changeRequest.id);
     const written = await writeRevision(trx, {

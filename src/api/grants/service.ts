@@ -14,8 +14,8 @@ import { rank } from '../../permissions/roles.js';
 import { findGrant, requirePrincipals, setGrants, type Target } from './repo.js';
 
 /**
- * Records `space.permissions.updated` (or `collection.…`): the grants as they are now for the
- * principals the change named (role null: none left).
+ * Records `space.permissions.updated` (or `collection.…`, `site.…`): the grants as they are now for
+ * the principals the change named (role null: none left).
  */
 async function recordGrantsEvent(
   trx: DbOrTrx,
@@ -30,7 +30,7 @@ async function recordGrantsEvent(
     })),
   );
   await recordEvent(trx, ctx, {
-    type: target.type === 'space' ? 'space.permissions.updated' : 'collection.permissions.updated',
+    type: `${target.type}.permissions.updated`,
     organizationId: target.organizationId,
     target: { object: target.type, id: target.id },
     data: { object: { object: 'permissions', [target.type]: target.id, grants } },
@@ -39,26 +39,71 @@ async function recordGrantsEvent(
 
 const MANAGE = 'manage its permissions';
 
-/** Gives (or with a null role, takes away) the role to every listed user and team, all or none. */
-export async function inviteToNode(
-  ctx: ServiceContext,
-  node: NodeRef,
-  input: { users?: string[]; teams?: string[]; role: Role | null },
-): Promise<void> {
+export interface GrantInput {
+  users?: string[];
+  teams?: string[];
+  role: Role | null;
+}
+
+/**
+ * On a target the caller may administer (authorized before): gives (role null: takes away) the
+ * role to every listed user and team, all or none, in one transaction with its event.
+ */
+export async function grantOnTarget(ctx: ServiceContext, target: Target, input: GrantInput): Promise<void> {
   const { users = [], teams = [], role } = input;
   if (users.length === 0 && teams.length === 0) throw badRequest('body must name users or teams to invite');
-  const { target } = await authorizeNode(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
   await inTransaction(ctx.db, async (trx) => {
     await requirePrincipals(trx, target.organizationId, 'user', users, 'body/users');
     await requirePrincipals(trx, target.organizationId, 'team', teams, 'body/teams');
     await setGrants(trx, target, 'user', users, role);
     await setGrants(trx, target, 'team', teams, role);
     const named = [
-      ...users.map((id) => ({ type: 'user' as const, id })),
-      ...teams.map((id) => ({ type: 'team' as const, id })),
+      ...[...new Set(users)].map((id) => ({ type: 'user' as const, id })),
+      ...[...new Set(teams)].map((id) => ({ type: 'team' as const, id })),
     ];
     await recordGrantsEvent(trx, ctx, target, named);
   });
+}
+
+/**
+ * On an authorized target: changes the role of a principal that holds a grant there (404 naming
+ * `where` when it holds none); no role changes nothing.
+ */
+export async function changeGrantOnTarget(
+  ctx: ServiceContext,
+  target: Target,
+  principal: { type: PrincipalType; id: string },
+  role: Role | null | undefined,
+  where = 'here',
+): Promise<void> {
+  await inTransaction(ctx.db, async (trx) => {
+    if (!(await findGrant(trx, target, principal.type, principal.id))) {
+      throw notFound(`${principal.type} ${principal.id} has no permission ${where}`);
+    }
+    if (role === undefined) return;
+    await setGrants(trx, target, principal.type, [principal.id], role);
+    await recordGrantsEvent(trx, ctx, target, [principal]);
+  });
+}
+
+/** On an authorized target: removes a principal's grant; whether there was one (none: nothing changes). */
+export async function removeGrantOnTarget(
+  ctx: ServiceContext,
+  target: Target,
+  principal: { type: PrincipalType; id: string },
+): Promise<boolean> {
+  return inTransaction(ctx.db, async (trx) => {
+    if (!(await findGrant(trx, target, principal.type, principal.id))) return false;
+    await setGrants(trx, target, principal.type, [principal.id], null);
+    await recordGrantsEvent(trx, ctx, target, [principal]);
+    return true;
+  });
+}
+
+/** Gives (or with a null role, takes away) the role to every listed user and team, all or none. */
+export async function inviteToNode(ctx: ServiceContext, node: NodeRef, input: GrantInput): Promise<void> {
+  const { target } = await authorizeNode(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
+  await grantOnTarget(ctx, target, input);
 }
 
 /**
@@ -89,14 +134,7 @@ export async function updateGrant(
   role: Role | null | undefined,
 ): Promise<void> {
   const { target } = await authorizeNode(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
-  await inTransaction(ctx.db, async (trx) => {
-    if (!(await findGrant(trx, target, principal, principalId))) {
-      throw notFound(`${principal} ${principalId} has no permission here`);
-    }
-    if (role === undefined) return;
-    await setGrants(trx, target, principal, [principalId], role);
-    await recordGrantsEvent(trx, ctx, target, [{ type: principal, id: principalId }]);
-  });
+  await changeGrantOnTarget(ctx, target, { type: principal, id: principalId }, role);
 }
 
 /** Removes a principal's grant; removing one that is not there changes nothing, as in the official API. */
@@ -107,9 +145,5 @@ export async function removeGrant(
   principalId: string,
 ): Promise<void> {
   const { target } = await authorizeNode(ctx.db, actingUser(ctx).id, node, 'admin', MANAGE);
-  await inTransaction(ctx.db, async (trx) => {
-    if (!(await findGrant(trx, target, principal, principalId))) return;
-    await setGrants(trx, target, principal, [principalId], null);
-    await recordGrantsEvent(trx, ctx, target, [{ type: principal, id: principalId }]);
-  });
+  await removeGrantOnTarget(ctx, target, { type: principal, id: principalId });
 }
