@@ -11,10 +11,12 @@ import { ChangeRequestsScreen } from './features/change-requests/ChangeRequestsS
 import { AppShell } from './features/layout/AppShell';
 import { ErrorScreen } from './features/layout/ErrorScreen';
 import { NotFound } from './features/layout/NotFound';
+import { MembersScreen } from './features/members/MembersScreen';
 import { CollectionScreen } from './features/organizations/CollectionScreen';
 import { Home } from './features/organizations/Home';
 import { OrganizationHome } from './features/organizations/OrganizationHome';
 import { SpaceScreen } from './features/spaces/SpaceScreen';
+import { TeamsScreen } from './features/teams/TeamsScreen';
 
 const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
 
@@ -24,6 +26,18 @@ export const organizationRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/o/$organizationId',
   component: OrganizationHome,
+});
+
+export const membersRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/o/$organizationId/members',
+  component: MembersScreen,
+});
+
+export const teamsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/o/$organizationId/teams',
+  component: TeamsScreen,
 });
 
 export const collectionRoute = createRoute({
@@ -68,6 +82,8 @@ const routeTree = rootRoute.addChildren([
   homeRoute,
   accountRoute,
   organizationRoute,
+  membersRoute,
+  teamsRoute,
   collectionRoute,
   spaceRoute,
   pageByIdRoute,

@@ -9,6 +9,10 @@ export interface Organization {
   object: 'organization';
   id: string;
   title: string;
+  /** Whether invite links can be made and used (an admin turns it on). */
+  inviteLinks: boolean;
+  /** What the caller may do: `admin` changes members, teams and invite links. */
+  permissions: { admin: boolean };
   urls: Urls;
 }
 
@@ -18,6 +22,8 @@ export interface Collection {
   title: string;
   parent?: string;
   urls: Urls;
+  /** `admin`: the caller may change who has access. */
+  permissions: { admin: boolean };
 }
 
 export interface Space {
@@ -29,6 +35,8 @@ export interface Space {
   organization: string;
   parent?: string;
   urls: Urls;
+  /** `admin`: the caller may change who has access. */
+  permissions: { admin: boolean };
 }
 
 export interface RevisionPage {

@@ -1,6 +1,7 @@
 /** `/c/{collectionId}`: a collection's spaces and sub-collections, in its organization's frame. */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
+import { ShareButton } from '../sharing/ShareDialog';
 import { OrganizationNav } from './OrganizationNav';
 import { collectionQuery, organizationSpacesQuery } from './queries';
 
@@ -13,7 +14,18 @@ export function CollectionScreen() {
     <div className="layout">
       <OrganizationNav organizationId={collection.organization} />
       <main className="screen">
-        <h1>{collection.title}</h1>
+        <div className="title-row">
+          <h1>{collection.title}</h1>
+          <ShareButton
+            target={{
+              kind: 'collection',
+              id: collection.id,
+              title: collection.title,
+              organizationId: collection.organization,
+              admin: collection.permissions.admin,
+            }}
+          />
+        </div>
         {inside.length === 0 ? (
           <p>No spaces in this collection.</p>
         ) : (

@@ -1,6 +1,6 @@
 /**
- * The organization's navigation landmark: its collections and spaces as a tree, each space a link
- * named by its title. Shown beside every screen of the organization.
+ * The organization's navigation landmark: its people (members, teams), then its collections and
+ * spaces as a tree, each space a link named by its title. Shown beside every screen of the organization.
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -26,6 +26,18 @@ export function OrganizationNav({
           {organization.title}
         </Link>
       </p>
+      <ul className="tree nav-people">
+        <li>
+          <Link to="/o/$organizationId/members" params={{ organizationId }} activeProps={{ 'aria-current': 'page' }}>
+            Members
+          </Link>
+        </li>
+        <li>
+          <Link to="/o/$organizationId/teams" params={{ organizationId }} activeProps={{ 'aria-current': 'page' }}>
+            Teams
+          </Link>
+        </li>
+      </ul>
       <TreeList nodes={tree} currentSpaceId={currentSpaceId} />
     </nav>
   );

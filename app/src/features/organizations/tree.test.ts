@@ -8,6 +8,7 @@ const collection = (id: string, title: string, parent?: string): Collection => (
   title,
   parent,
   urls: { app: `/c/${id}` },
+  permissions: { admin: false },
 });
 const space = (id: string, title: string, parent?: string): Space => ({
   object: 'space',
@@ -17,6 +18,7 @@ const space = (id: string, title: string, parent?: string): Space => ({
   visibility: 'private',
   organization: 'org',
   urls: { app: `/s/${id}` },
+  permissions: { admin: false },
 });
 
 describe('the organization tree', () => {

@@ -10,6 +10,7 @@ import { DocumentView, type RevisionFile } from '../document/Document';
 import { Loading } from '../layout/Loading';
 import { OrganizationNav } from '../organizations/OrganizationNav';
 import { SearchBox } from '../search/SearchBox';
+import { ShareButton } from '../sharing/ShareDialog';
 import { PageTree } from './PageTree';
 import { findPage, firstDocument } from './pages';
 import { pageQuery, spaceContentQuery, spaceQuery } from './queries';
@@ -34,7 +35,16 @@ export function SpaceScreen() {
           {space.title} ·{' '}
           <Link to="/s/$spaceId/~/changes" params={{ spaceId: space.id }}>
             Change requests
-          </Link>
+          </Link>{' '}
+          <ShareButton
+            target={{
+              kind: 'space',
+              id: space.id,
+              title: space.title,
+              organizationId: space.organization,
+              admin: space.permissions.admin,
+            }}
+          />
         </p>
         <SearchBox spaceId={space.id} label={`Search in ${space.title}`} />
         {page ? (

@@ -1,0 +1,54 @@
+/**
+ * A labelled choice among a few options (Radix Select: a combobox with keyboard, typeahead and
+ * ARIA semantics). Named by a visible `<label htmlFor={id}>` or by `label` (aria-label).
+ */
+import { Select } from 'radix-ui';
+
+export interface ChoiceOption {
+  value: string;
+  label: string;
+}
+
+export function Choice({
+  id,
+  label,
+  value,
+  options,
+  onChange,
+  disabled,
+  placeholder,
+  describedBy,
+}: {
+  id?: string;
+  /** The accessible name when no visible label points at `id`. */
+  label?: string;
+  /** '' shows the placeholder: nothing chosen yet. */
+  value: string;
+  options: readonly ChoiceOption[];
+  onChange: (value: string) => void;
+  disabled?: boolean;
+  placeholder?: string;
+  describedBy?: string;
+}) {
+  return (
+    <Select.Root value={value} onValueChange={onChange} disabled={disabled}>
+      <Select.Trigger id={id} className="choice" aria-label={label} aria-describedby={describedBy}>
+        <Select.Value placeholder={placeholder} />
+        <Select.Icon className="choice-icon" aria-hidden="true">
+          ▾
+        </Select.Icon>
+      </Select.Trigger>
+      <Select.Portal>
+        <Select.Content className="menu choice-content" position="popper" sideOffset={4}>
+          <Select.Viewport>
+            {options.map((option) => (
+              <Select.Item key={option.value} value={option.value} className="menu-item choice-item">
+                <Select.ItemText>{option.label}</Select.ItemText>
+              </Select.Item>
+            ))}
+          </Select.Viewport>
+        </Select.Content>
+      </Select.Portal>
+    </Select.Root>
+  );
+}

@@ -1,0 +1,184 @@
+/** A team's dialogs (Radix Dialog: focus kept inside, Escape closes): rename it, and its members. */
+import { useQuery } from '@tanstack/react-query';
+import { Dialog } from 'radix-ui';
+import { type FormEvent, useId, useState } from 'react';
+import { Choice } from '../controls/Choice';
+import { membersQuery } from '../members/queries';
+import { teamMembersQuery, useAddTeamMember, useRemoveTeamMember, useRenameTeam } from './queries';
+import type { Team, TeamMember } from './types';
+
+export function RenameTeam({ organizationId, team }: { organizationId: string; team: Team }) {
+  const rename = useRenameTeam(organizationId, team.id);
+  const [open, setOpen] = useState(false);
+  const [title, setTitle] = useState(team.title);
+  const titleId = useId();
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    rename.mutate(title.trim(), { onSuccess: () => setOpen(false) });
+  }
+  return (
+    <Dialog.Root
+      open={open}
+      onOpenChange={(next) => {
+        setOpen(next);
+        if (next) {
+          setTitle(team.title);
+          rename.reset();
+        }
+      }}
+    >
+      <Dialog.Trigger asChild>
+        <button type="button" aria-label={`Rename team ${team.title}`}>
+          Rename
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">Rename {team.title}</Dialog.Title>
+          <Dialog.Description>The new name shows wherever the team is listed.</Dialog.Description>
+          <form onSubmit={submit} className="stacked-form">
+            <label htmlFor={titleId}>Team name</label>
+            <input
+              id={titleId}
+              type="text"
+              required
+              maxLength={64}
+              value={title}
+              onChange={(e) => setTitle(e.target.value)}
+            />
+            {rename.error ? (
+              <p role="alert" className="error">
+                {rename.error.message}
+              </p>
+            ) : null}
+            <div className="actions dialog-actions">
+              <Dialog.Close asChild>
+                <button type="button">Cancel</button>
+              </Dialog.Close>
+              <button type="submit" disabled={rename.isPending}>
+                Save name
+              </button>
+            </div>
+          </form>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+export function TeamMembersDialog({ organizationId, team }: { organizationId: string; team: Team }) {
+  return (
+    <Dialog.Root>
+      <Dialog.Trigger asChild>
+        <button type="button" aria-label={`Members of team ${team.title}`}>
+          Members
+        </button>
+      </Dialog.Trigger>
+      <Dialog.Portal>
+        <Dialog.Overlay className="dialog-overlay" />
+        <Dialog.Content className="dialog">
+          <Dialog.Title className="dialog-title">Members of {team.title}</Dialog.Title>
+          <Dialog.Description>
+            {team.permissions.admin
+              ? 'Add or remove members of the team.'
+              : 'Who is in the team. Its owners and the organization’s admins change it.'}
+          </Dialog.Description>
+          <TeamMembers organizationId={organizationId} team={team} />
+          <div className="actions dialog-actions">
+            <Dialog.Close asChild>
+              <button type="button">Close</button>
+            </Dialog.Close>
+          </div>
+        </Dialog.Content>
+      </Dialog.Portal>
+    </Dialog.Root>
+  );
+}
+
+function TeamMembers({ organizationId, team }: { organizationId: string; team: Team }) {
+  const { data: entries, error } = useQuery(teamMembersQuery(organizationId, team.id));
+  const remove = useRemoveTeamMember(organizationId, team.id);
+  if (error)
+    return (
+      <p role="alert" className="error">
+        {error.message}
+      </p>
+    );
+  if (!entries) return <p className="muted">Loading the members…</p>;
+  return (
+    <>
+      {entries.length === 0 ? (
+        <p>No members yet.</p>
+      ) : (
+        <ul className="people">
+          {entries.map((entry) => (
+            <li key={entry.organization.id} className="person">
+              <div className="person-name">
+                <strong>{entry.organization.user.displayName}</strong>
+                <div className="muted">{entry.team.role === 'owner' ? 'Owner' : 'Member'}</div>
+              </div>
+              {team.permissions.admin ? (
+                <button
+                  type="button"
+                  aria-label={`Remove ${entry.organization.user.displayName} from ${team.title}`}
+                  disabled={remove.isPending}
+                  onClick={() => remove.mutate(entry.organization.id)}
+                >
+                  Remove
+                </button>
+              ) : null}
+            </li>
+          ))}
+        </ul>
+      )}
+      {remove.error ? (
+        <p role="alert" className="error">
+          {remove.error.message}
+        </p>
+      ) : null}
+      {team.permissions.admin ? <AddTeamMember organizationId={organizationId} team={team} entries={entries} /> : null}
+    </>
+  );
+}
+
+function AddTeamMember({
+  organizationId,
+  team,
+  entries,
+}: {
+  organizationId: string;
+  team: Team;
+  entries: TeamMember[];
+}) {
+  // Not suspending: the screen behind the dialog must not give way to a loading state.
+  const { data: members = [] } = useQuery(membersQuery(organizationId));
+  const add = useAddTeamMember(organizationId, team.id);
+  const [userId, setUserId] = useState('');
+  const personId = useId();
+  const inTeam = new Set(entries.map((entry) => entry.organization.id));
+  const candidates = members
+    .filter((member) => !inTeam.has(member.id))
+    .map((member) => ({ value: member.id, label: member.user.displayName }));
+  if (candidates.length === 0) return <p className="muted">Everyone in the organization is in this team.</p>;
+  return (
+    <form
+      className="inline-form"
+      onSubmit={(event) => {
+        event.preventDefault();
+        if (userId) add.mutate(userId, { onSuccess: () => setUserId('') });
+      }}
+    >
+      <label htmlFor={personId}>Person to add</label>
+      <Choice id={personId} value={userId} placeholder="Choose someone" options={candidates} onChange={setUserId} />
+      <button type="submit" disabled={!userId || add.isPending}>
+        Add to team
+      </button>
+      {add.error ? (
+        <p role="alert" className="error">
+          {add.error.message}
+        </p>
+      ) : null}
+    </form>
+  );
+}
