@@ -1,3 +1,4 @@
+import './nonce'; // first: before anything can inject a style element
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from '@tanstack/react-router';
 import { StrictMode } from 'react';

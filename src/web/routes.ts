@@ -3,9 +3,13 @@
  * address the API hands out (`urls.app`: `/o/…`, `/s/…`, `/c/…`), so deep links work on reload, and
  * its hashed files under `/app/assets/` (immutable). The page gets a `<base href>` and the server's
  * path (PUBLIC_URL may have one), and a strict Content-Security-Policy: scripts and styles from this
- * origin only, no inline script. Without a build (a checkout where it was never built and Vite is
+ * origin only, no inline script; the one exception is a `<style>` element carrying the response's
+ * nonce (a fresh random one per response, in `<meta name="bindery-style-nonce">`): Radix's dialogs,
+ * selects and menus inject small style elements (scroll locking, a hidden scrollbar) and mark them
+ * with it, so they apply without allowing inline styles in general. Without a build (a checkout where it was never built and Vite is
  * absent), `/` keeps the small landing page.
  */
+import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
@@ -17,18 +21,23 @@ import { APP_DIST } from './build.js';
 /** The addresses of the app's screens (their first path segment), besides `/`. */
 export const APP_PREFIXES = ['o', 's', 'c', 'account'] as const;
 
-export const APP_CSP = [
-  "default-src 'self'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data: https:",
-  "connect-src 'self'",
-  "font-src 'self'",
-  "object-src 'none'",
-  "base-uri 'self'",
-  "form-action 'self'",
-  "frame-ancestors 'none'",
-].join('; ');
+/** Where index.html takes the response's style nonce. */
+const NONCE_MARK = '__BINDERY_STYLE_NONCE__';
+
+/** The app page's policy; `styleNonce` admits the style elements that carry it. */
+export const appCsp = (styleNonce: string) =>
+  [
+    "default-src 'self'",
+    "script-src 'self'",
+    `style-src 'self' 'nonce-${styleNonce}'`,
+    "img-src 'self' data: https:",
+    "connect-src 'self'",
+    "font-src 'self'",
+    "object-src 'none'",
+    "base-uri 'self'",
+    "form-action 'self'",
+    "frame-ancestors 'none'",
+  ].join('; ');
 
 function escapeAttribute(value: string): string {
   return value.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
@@ -36,7 +45,7 @@ function escapeAttribute(value: string): string {
 
 /** index.html as built, with where the app lives and the links a reader without JavaScript needs. */
 export function appIndexHtml(built: string, base: string): string {
-  const head = `<base href="${escapeAttribute(`${base}/app/`)}">\n    <meta name="bindery-base" content="${escapeAttribute(base)}">`;
+  const head = `<base href="${escapeAttribute(`${base}/app/`)}">\n    <meta name="bindery-base" content="${escapeAttribute(base)}">\n    <meta name="bindery-style-nonce" content="${NONCE_MARK}">`;
   const noscript = `<noscript><main><h1>Bindery</h1><p>The Bindery app needs JavaScript. Without it: the <a href="${escapeAttribute(base)}/docs">API reference</a>, the <a href="${escapeAttribute(base)}/v1/openapi.json">OpenAPI document</a>, and the documentation in Bindery's source (<code>docs/guide/</code>).</p></main></noscript>`;
   return built
     .replace('<meta charset="utf-8" />', (m) => `${m}\n    ${head}`)
@@ -51,12 +60,14 @@ export async function registerWebApp(app: App): Promise<void> {
     return;
   }
   const html = appIndexHtml(readFileSync(indexFile, 'utf8'), basePath(app));
-  const sendIndex = async (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply
-      .header('content-security-policy', APP_CSP)
+  const sendIndex = async (_request: unknown, reply: import('fastify').FastifyReply) => {
+    const nonce = randomBytes(16).toString('base64');
+    return reply
+      .header('content-security-policy', appCsp(nonce))
       .header('cache-control', 'no-cache')
       .type('text/html; charset=utf-8')
-      .send(html);
+      .send(html.replace(NONCE_MARK, nonce));
+  };
   const options = { config: { public: true }, schema: { hide: true } } as const;
   app.get('/', options, sendIndex);
   for (const prefix of APP_PREFIXES) {

@@ -29,7 +29,9 @@ describe('serving the app', () => {
     const space = await world.admin.client.get(`/v1/spaces/${world.spaceId}`);
     const org = await world.admin.client.get(`/v1/orgs/${world.orgId}`);
     const appPaths = [space.body.urls.app, org.body.urls.app].map((url: string) => new URL(url).pathname);
-    for (const url of ['/', ...appPaths, `/s/${world.spaceId}/some/page/path`, '/c/abc', '/o/x/sites/y']) {
+    const urls = ['/', ...appPaths, `/s/${world.spaceId}/some/page/path`, '/c/abc', '/o/x/sites/y'];
+    const nonces = new Set<string>();
+    for (const url of urls) {
       const res = await h.anonymous.get(url);
       expect(res.status, url).toBe(200);
       expect(String(res.headers['content-type'])).toContain('text/html');
@@ -38,10 +40,16 @@ describe('serving the app', () => {
       const csp = String(res.headers['content-security-policy']);
       expect(csp).toContain("script-src 'self'");
       expect(csp).not.toContain('unsafe-inline');
+      // Style elements only with this response's nonce (Radix's injected styles carry it), given to the page.
+      const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]{24})'/.exec(csp)?.[1];
+      expect(nonce, csp).toBeDefined();
+      expect(res.body).toContain(`<meta name="bindery-style-nonce" content="${nonce}">`);
+      nonces.add(nonce as string);
       expect(res.headers['cache-control']).toBe('no-cache');
       // Nothing inline for scripts: every <script> has a src.
       expect(res.body).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>/);
     }
+    expect(nonces.size, 'a fresh nonce per response').toBe(urls.length);
   });
 
   it('keeps the links a reader without JavaScript needs', async () => {

@@ -3,6 +3,7 @@
  * ARIA semantics). Named by a visible `<label htmlFor={id}>` or by `label` (aria-label).
  */
 import { Select } from 'radix-ui';
+import { styleNonce } from '../../nonce';
 
 export interface ChoiceOption {
   value: string;
@@ -40,7 +41,7 @@ export function Choice({
       </Select.Trigger>
       <Select.Portal>
         <Select.Content className="menu choice-content" position="popper" sideOffset={4}>
-          <Select.Viewport>
+          <Select.Viewport nonce={styleNonce}>
             {options.map((option) => (
               <Select.Item key={option.value} value={option.value} className="menu-item choice-item">
                 <Select.ItemText>{option.label}</Select.ItemText>
