@@ -20,6 +20,8 @@ const STYLE = [
 
 export const PAGE_CSP = [
   "default-src 'none'",
+  // The pages' empty icon (`<link rel="icon" href="data:,">`, so that no /favicon.ico is asked for).
+  'img-src data:',
   `style-src 'sha256-${createHash('sha256').update(STYLE).digest('base64')}'`,
   "form-action 'self'",
   "frame-ancestors 'none'",
@@ -37,14 +39,19 @@ function errorBlock(error: string | undefined): string {
   return error ? `<p class="error" role="alert" id="form-error">${escapeHtml(error)}</p>\n` : '';
 }
 
-/** Sends `html` as one of these pages, never cached (they carry tokens and per-user answers). */
+/**
+ * Sends `html` as one of these pages, never cached (they carry tokens and per-user answers). The
+ * referrer policy gives other sites nothing of the address (a reset token is in it) but keeps the
+ * origin: under `no-referrer` a browser sends `Origin: null` with the page's own form posts, which
+ * the origin check then refuses.
+ */
 export function sendPage(reply: FastifyReply, status: number, html: string): FastifyReply {
   return reply
     .code(status)
     .type('text/html; charset=utf-8')
     .header('content-security-policy', PAGE_CSP)
     .header('cache-control', 'no-store')
-    .header('referrer-policy', 'no-referrer')
+    .header('referrer-policy', 'strict-origin')
     .send(html);
 }
 

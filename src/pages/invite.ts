@@ -17,7 +17,7 @@ import { sessionSecretOf } from '../http/auth.js';
 import { basePath, htmlPage } from './html.js';
 
 const STYLE = 'body { font: 16px/1.5 system-ui, sans-serif; max-width: 36rem; margin: 3rem auto; padding: 0 1rem; }';
-const CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
+const CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'";
 
 type InviteRequest = FastifyRequest<{ Params: { organizationId: string; secret: string }; Body?: { csrf?: string } }>;
 
@@ -75,7 +75,9 @@ export async function registerInvitePage(app: App): Promise<void> {
   async function usableInvite(request: InviteRequest, reply: FastifyReply) {
     const { organizationId, secret } = request.params;
     reply.header('content-security-policy', CSP).header('cache-control', 'no-store');
-    reply.header('referrer-policy', 'no-referrer'); // the URL holds the secret
+    // The URL holds the secret: no path is sent on, only the origin (`no-referrer` would make the
+    // browser post the Join form with `Origin: null`, which the origin check refuses).
+    reply.header('referrer-policy', 'strict-origin');
     const [invite, org] = await Promise.all([
       /^[A-Za-z0-9_-]{1,128}$/.test(secret) ? findInviteLink(app.db, organizationId, secret) : undefined,
       findOrganization(app.db, organizationId),

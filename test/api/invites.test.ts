@@ -181,7 +181,7 @@ describe('the invite page', () => {
     expect(page.headers.location).toBe(
       `/auth/login?returnTo=${encodeURIComponent(new URL(link.body.urls.app).pathname)}`,
     );
-    expect(page.headers['referrer-policy']).toBe('no-referrer');
+    expect(page.headers['referrer-policy']).toBe('strict-origin');
     const unknown = await harness.app.inject({ method: 'GET', url: `/invite/${org.id}/nope` });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.headers['content-type']).toContain('text/html');
