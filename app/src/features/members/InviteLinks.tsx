@@ -64,7 +64,7 @@ function CreateInviteLink({ organizationId }: { organizationId: string }) {
       >
         <label htmlFor={targetId}>Gives access to</label>
         <Choice id={targetId} value={target} options={targets} onChange={setTarget} />
-        <label htmlFor={roleId}>{target === ORGANIZATION_TARGET ? 'Role' : 'Level'}</label>
+        <label htmlFor={roleId}>{target === ORGANIZATION_TARGET ? 'Role it gives' : 'Level it gives'}</label>
         <Choice id={roleId} value={role} options={ROLE_OPTIONS} onChange={setRole} />
         <button type="submit" disabled={create.isPending}>
           Create invite link
@@ -139,7 +139,7 @@ function LinkField({ label, url, hideLabel }: { label: string; url: string; hide
       <input id={id} type="text" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
       <button
         type="button"
-        aria-label={hideLabel ? `Copy ${label}` : 'Copy link'}
+        aria-label={hideLabel ? `Copy link (${label})` : undefined}
         onClick={() =>
           navigator.clipboard.writeText(url).then(
             () => setCopied('yes'),

@@ -83,6 +83,7 @@ function ShareForm({ target }: { target: ShareTarget }) {
 }
 
 function Grants({ target }: { target: ShareTarget }) {
+  const headingId = useId();
   const users = useQuery(userGrantsQuery(target));
   const teams = useQuery(teamGrantsQuery(target));
   const error = users.error ?? teams.error;
@@ -105,13 +106,21 @@ function Grants({ target }: { target: ShareTarget }) {
       role: grant.permission,
     })),
   ];
-  if (rows.length === 0) return <p>Not shared with anyone yet.</p>;
   return (
-    <ul className="people" aria-label="Who has access">
-      {rows.map((row) => (
-        <GrantRow key={`${row.grantee.kind}:${row.grantee.id}`} target={target} {...row} />
-      ))}
-    </ul>
+    <section aria-labelledby={headingId}>
+      <h3 id={headingId} className="dialog-subtitle">
+        Who has access
+      </h3>
+      {rows.length === 0 ? (
+        <p>Not shared with anyone yet.</p>
+      ) : (
+        <ul className="people">
+          {rows.map((row) => (
+            <GrantRow key={`${row.grantee.kind}:${row.grantee.id}`} target={target} {...row} />
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 
