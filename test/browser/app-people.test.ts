@@ -3,8 +3,9 @@
  * real server with a real SMTP server: the admin invites someone by e-mail from the members screen;
  * the newcomer follows the mail's link, sets a password through the reset mail, signs in and sees the
  * organization (without the admin's controls); the admin changes their role, removes someone else
- * (confirmed in an alert dialog), makes a team with the newcomer in it and shares a space with that
- * team. Each screen is checked with axe and for console errors and Content-Security-Policy violations;
+ * (confirmed in an alert dialog), sees a refused change's message beside its control, makes a team
+ * (renamed) with the newcomer in it, shares a space with that team and a collection with the newcomer,
+ * then deletes the team. Each screen is checked with axe and for console errors and Content-Security-Policy violations;
  * the members screen also at a phone's width in dark mode. Screenshots go to test-output/app/.
  */
 import { mkdirSync } from 'node:fs';
@@ -38,6 +39,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
   let base: string;
   let world: SpaceWorld;
   let leaving: TestUser;
+  let collectionId: string;
   let smtp: SMTPServer;
   const mails: Mail[] = [];
 
@@ -69,6 +71,9 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     world = await h.space('Handbook');
     await givePassword(h.db, world.admin.user.id);
     leaving = await h.member(world.orgId, 'read');
+    const collection = await world.admin.client.post(`/v1/orgs/${world.orgId}/collections`, { title: 'Guides' });
+    expect(collection.status, JSON.stringify(collection.body)).toBe(201);
+    collectionId = collection.body.id;
     await h.app.listen({ port, host: '127.0.0.1' });
     const launched = await launchBrowser();
     if (!launched) throw new Error('launchBrowser returned null although a browser is there');
@@ -198,10 +203,29 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     // The admin again: the newcomer becomes a reviewer; another member is removed, after confirming.
     await page.goto(members);
     await signIn(page, world.admin.user.email);
-    await choose(page, `Role of ${name}`, 'Reviewer');
+    // By keyboard: open the role's list, one up from Editor is Reviewer, Enter picks it.
+    await page.getByRole('combobox', { name: `Role of ${name}` }).focus();
+    await page.keyboard.press('Enter');
+    await page.getByRole('option', { name: 'Editor' }).waitFor();
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Enter');
     await expect
       .poll(async () => (await api(`/v1/orgs/${world.orgId}/members/${newcomer.id}`)).body.role)
       .toBe('review');
+    // A change the API refuses (the only admin stepping down) shows its message beside the control.
+    const adminName = world.admin.user.display_name;
+    const adminRole = page.getByRole('combobox', { name: `Role of ${adminName}` });
+    await choose(page, `Role of ${adminName}`, 'Editor');
+    const refusal = page.getByRole('alert').filter({ hasText: 'the organization must keep at least one admin' });
+    await refusal.waitFor();
+    expect(await adminRole.getAttribute('aria-describedby')).toBe(await refusal.getAttribute('id'));
+    expect(await adminRole.textContent()).toContain('Admin');
+    // The browser logs the refused request; that one is expected, and only that one.
+    expect(errors.filter((e) => e.includes('409 (Conflict)'))).toHaveLength(1);
+    errors.splice(
+      errors.findIndex((e) => e.includes('409 (Conflict)')),
+      1,
+    );
     await page.getByRole('button', { name: `Remove ${leaving.user.display_name}` }).click();
     const confirm = page.getByRole('alertdialog', { name: `Remove ${leaving.user.display_name}?` });
     await confirm.waitFor();
@@ -222,8 +246,13 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
 
     // A team, with the newcomer in it.
     await page.getByRole('navigation').getByRole('link', { name: 'Teams' }).click();
-    await page.getByLabel('New team name').fill('Writers');
+    await page.getByLabel('New team name').fill('Drafters');
     await page.getByRole('button', { name: 'Create team' }).click();
+    await page.getByRole('button', { name: 'Rename team Drafters' }).click();
+    const renaming = page.getByRole('dialog', { name: 'Rename Drafters' });
+    await renaming.getByLabel('Team name').fill('Writers');
+    await renaming.getByRole('button', { name: 'Save name' }).click();
+    await renaming.waitFor({ state: 'detached' });
     await page.getByRole('button', { name: 'Members of team Writers' }).click();
     const teamDialog = page.getByRole('dialog', { name: 'Members of Writers' });
     await teamDialog.getByText('No members yet.').waitFor();
@@ -243,7 +272,8 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
 
     // The space, shared with the team as editors from its Share dialog.
     await page.getByRole('navigation').getByRole('link', { name: 'Handbook' }).click();
-    await page.getByRole('button', { name: 'Share Handbook' }).click();
+    await page.getByRole('button', { name: 'Share Handbook' }).focus();
+    await page.keyboard.press('Enter');
     const share = page.getByRole('dialog', { name: 'Share Handbook' });
     await share.getByText('Not shared with anyone yet.').waitFor();
     await choose(page, 'Person or team', 'Team: Writers');
@@ -256,6 +286,33 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     expect(
       granted.body.items.map((g: { permission: string; team: { id: string } }) => [g.team.id, g.permission]),
     ).toEqual([[writers.id, 'edit']]);
+    await page.keyboard.press('Escape');
+    await share.waitFor({ state: 'detached' });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Share Handbook');
+
+    // A collection, shared with the newcomer as a reader from its own Share dialog.
+    await page.getByRole('navigation').getByRole('link', { name: 'Guides' }).click();
+    await page.getByRole('button', { name: 'Share Guides' }).click();
+    const shareCollection = page.getByRole('dialog', { name: 'Share Guides' });
+    await choose(page, 'Person or team', `${name} (${NEWCOMER})`);
+    await shareCollection.getByRole('button', { name: 'Give access' }).click();
+    await shareCollection.getByRole('button', { name: `Remove access for ${name}` }).waitFor();
+    await quietAndAccessible(page, errors, csp);
+    const readers = await api(`/v1/collections/${collectionId}/permissions/users`);
+    expect(
+      readers.body.items.map((g: { permission: string; user: { id: string } }) => [g.user.id, g.permission]),
+    ).toEqual([[newcomer.id, 'read']]);
+    await shareCollection.getByRole('button', { name: 'Close' }).click();
+
+    // The team deleted, after confirming: its grant on the space goes with it.
+    await page.getByRole('navigation').getByRole('link', { name: 'Teams' }).click();
+    await page.getByRole('button', { name: 'Delete team Writers' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Delete the team Writers?' })
+      .getByRole('button', { name: 'Delete team' })
+      .click();
+    await page.getByText('No teams yet.').waitFor();
+    expect((await api(`${world.base}/permissions/teams`)).body.items).toEqual([]);
     await page.close();
   }, 120_000);
 });
