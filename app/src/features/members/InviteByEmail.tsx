@@ -47,15 +47,16 @@ export function InviteByEmail({ organizationId }: { organizationId: string }) {
             <p role="alert" className="error">
               {error}
             </p>
-          ) : invite.data ? (
-            <p role="status">
-              {invite.data.invited === 0
-                ? 'Everyone listed was already a member.'
-                : `Invited ${invite.data.invited} ${invite.data.invited === 1 ? 'person' : 'people'}.`}
-            </p>
           ) : null}
+          {/* Always there, so that screen readers announce what appears in it. */}
+          <p role="status">{!error && invite.data ? invitedText(invite.data.invited) : null}</p>
         </div>
       </form>
     </section>
   );
+}
+
+function invitedText(invited: number): string {
+  if (invited === 0) return 'Everyone listed was already a member.';
+  return `Invited ${invited} ${invited === 1 ? 'person' : 'people'}.`;
 }

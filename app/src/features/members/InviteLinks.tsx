@@ -140,12 +140,14 @@ function LinkField({ label, url, hideLabel }: { label: string; url: string; hide
       <button
         type="button"
         aria-label={hideLabel ? `Copy link (${label})` : undefined}
-        onClick={() =>
+        onClick={() => {
+          // No clipboard outside a secure context (plain http on another host than localhost).
+          if (!navigator.clipboard) return setCopied('no');
           navigator.clipboard.writeText(url).then(
             () => setCopied('yes'),
             () => setCopied('no'),
-          )
-        }
+          );
+        }}
       >
         Copy link
       </button>
