@@ -1,11 +1,13 @@
 /**
  * Every screen and the URL it answers: the `urls.app` addresses the API hands out (`/o/{org}`,
- * `/s/{space}`, `/s/{space}/{page path}`, `/c/{collection}`), so that a link from the API, or a
- * reload, opens the same screen.
+ * `/o/{org}/sites/{site}`, `/s/{space}`, `/s/{space}/{page path}`, `/c/{collection}`), so that a link
+ * from the API, or a reload, opens the same screen; and the organization's administration (sites,
+ * webhooks, audit log) under `/o/{org}/`.
  */
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
 import { basePath } from './base';
 import { AccountScreen } from './features/account/AccountScreen';
+import { AuditScreen } from './features/audit/AuditScreen';
 import { ChangeRequestScreen } from './features/change-requests/ChangeRequestScreen';
 import { ChangeRequestsScreen } from './features/change-requests/ChangeRequestsScreen';
 import { AppShell } from './features/layout/AppShell';
@@ -15,8 +17,12 @@ import { MembersScreen } from './features/members/MembersScreen';
 import { CollectionScreen } from './features/organizations/CollectionScreen';
 import { Home } from './features/organizations/Home';
 import { OrganizationHome } from './features/organizations/OrganizationHome';
+import { SiteScreen } from './features/sites/SiteScreen';
+import { SitesScreen } from './features/sites/SitesScreen';
 import { SpaceScreen } from './features/spaces/SpaceScreen';
 import { TeamsScreen } from './features/teams/TeamsScreen';
+import { WebhookScreen } from './features/webhooks/WebhookScreen';
+import { WebhooksScreen } from './features/webhooks/WebhooksScreen';
 
 const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
 
@@ -38,6 +44,37 @@ export const teamsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/o/$organizationId/teams',
   component: TeamsScreen,
+});
+
+const sitesRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/o/$organizationId/sites',
+  component: SitesScreen,
+});
+
+/** A Site's `urls.app`. */
+const siteRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/o/$organizationId/sites/$siteId',
+  component: SiteScreen,
+});
+
+const webhooksRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/o/$organizationId/webhooks',
+  component: WebhooksScreen,
+});
+
+const webhookRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/o/$organizationId/webhooks/$webhookId',
+  component: WebhookScreen,
+});
+
+const auditRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/o/$organizationId/audit',
+  component: AuditScreen,
 });
 
 export const collectionRoute = createRoute({
@@ -84,6 +121,11 @@ const routeTree = rootRoute.addChildren([
   organizationRoute,
   membersRoute,
   teamsRoute,
+  sitesRoute,
+  siteRoute,
+  webhooksRoute,
+  webhookRoute,
+  auditRoute,
   collectionRoute,
   spaceRoute,
   pageByIdRoute,

@@ -11,8 +11,11 @@ export interface Organization {
   title: string;
   /** Whether invite links can be made and used (an admin turns it on). */
   inviteLinks: boolean;
-  /** What the caller may do: `admin` changes members, teams and invite links. */
-  permissions: { admin: boolean };
+  /**
+   * What the signed-in person may do in it: `admin` changes members, teams and invite links,
+   * manages webhooks and reads the audit log; `createContent` makes spaces, collections and sites.
+   */
+  permissions: { admin: boolean; createContent: boolean };
   urls: Urls;
 }
 

@@ -1,6 +1,7 @@
 /**
- * The organization's navigation landmark: its people (members, teams), then its collections and
- * spaces as a tree, each space a link named by its title. Shown beside every screen of the organization.
+ * The organization's navigation landmark: its people (members, teams), its sites (and, for its
+ * admins, webhooks and audit log), then its collections and spaces as a tree, each space a link
+ * named by its title. Shown beside every screen of the organization.
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -26,7 +27,7 @@ export function OrganizationNav({
           {organization.title}
         </Link>
       </p>
-      <ul className="tree nav-people">
+      <ul className="tree org-links">
         <li>
           <Link to="/o/$organizationId/members" params={{ organizationId }} activeProps={{ 'aria-current': 'page' }}>
             Members
@@ -37,6 +38,29 @@ export function OrganizationNav({
             Teams
           </Link>
         </li>
+        <li>
+          <Link to="/o/$organizationId/sites" params={{ organizationId }} activeProps={{ 'aria-current': 'page' }}>
+            Sites
+          </Link>
+        </li>
+        {organization.permissions?.admin ? (
+          <>
+            <li>
+              <Link
+                to="/o/$organizationId/webhooks"
+                params={{ organizationId }}
+                activeProps={{ 'aria-current': 'page' }}
+              >
+                Webhooks
+              </Link>
+            </li>
+            <li>
+              <Link to="/o/$organizationId/audit" params={{ organizationId }} activeProps={{ 'aria-current': 'page' }}>
+                Audit log
+              </Link>
+            </li>
+          </>
+        ) : null}
       </ul>
       <TreeList nodes={tree} currentSpaceId={currentSpaceId} />
     </nav>
