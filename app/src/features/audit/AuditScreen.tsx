@@ -7,7 +7,7 @@ import { useParams } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import { usePager } from '../../api/pager';
 import { ApiErrorText } from '../layout/ApiErrorText';
-import { Choice } from '../layout/Choice';
+import { Choice } from '../controls/Choice';
 import { Loading } from '../layout/Loading';
 import { OrgLayout } from '../organizations/OrgLayout';
 import { auditActionsQuery, auditEventsQuery, membersQuery } from './queries';
@@ -46,25 +46,23 @@ export function AuditScreen() {
           <p role="status" className="muted">
             {events.data.count} {events.data.count === 1 ? 'event' : 'events'}.
           </p>
-          <div className="table-wrap">
-            <table className="audit">
-              <caption className="visually-hidden">Audit events, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">Action</th>
-                  <th scope="col">Actor</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Source</th>
-                </tr>
-              </thead>
-              <tbody>
-                {events.data.items.map((event) => (
-                  <EventRow key={event.id} event={event} label={labels.get(event.action)} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <table className="data-table">
+            <caption className="visually-hidden">Audit events, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Action</th>
+                <th scope="col">Actor</th>
+                <th scope="col">Target</th>
+                <th scope="col">Source</th>
+              </tr>
+            </thead>
+            <tbody>
+              {events.data.items.map((event) => (
+                <EventRow key={event.id} event={event} label={labels.get(event.action)} />
+              ))}
+            </tbody>
+          </table>
           <nav aria-label="Audit log pages" className="actions">
             <button type="button" onClick={pager.previous} disabled={pager.number === 1}>
               Previous page

@@ -5,12 +5,12 @@
 import { Select } from 'radix-ui';
 import { styleNonce } from '../../nonce';
 
-export interface ChoiceOption {
-  value: string;
+export interface ChoiceOption<T extends string = string> {
+  value: T;
   label: string;
 }
 
-export function Choice({
+export function Choice<T extends string = string>({
   id,
   label,
   value,
@@ -24,15 +24,15 @@ export function Choice({
   /** The accessible name when no visible label points at `id`. */
   label?: string;
   /** '' shows the placeholder: nothing chosen yet. */
-  value: string;
-  options: readonly ChoiceOption[];
-  onChange: (value: string) => void;
+  value: T | '';
+  options: readonly ChoiceOption<T>[];
+  onChange: (value: T) => void;
   disabled?: boolean;
   placeholder?: string;
   describedBy?: string;
 }) {
   return (
-    <Select.Root value={value} onValueChange={onChange} disabled={disabled}>
+    <Select.Root value={value} onValueChange={(v) => onChange(v as T)} disabled={disabled}>
       <Select.Trigger id={id} className="choice" aria-label={label} aria-describedby={describedBy}>
         <Select.Value placeholder={placeholder} />
         <Select.Icon className="choice-icon" aria-hidden="true">
@@ -41,6 +41,7 @@ export function Choice({
       </Select.Trigger>
       <Select.Portal>
         <Select.Content className="menu choice-content" position="popper" sideOffset={4}>
+          {/* The viewport's own <style> (hiding its scrollbar) needs the page's nonce. */}
           <Select.Viewport nonce={styleNonce}>
             {options.map((option) => (
               <Select.Item key={option.value} value={option.value} className="menu-item choice-item">

@@ -6,7 +6,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ApiErrorText } from '../layout/ApiErrorText';
-import { Choice } from '../layout/Choice';
+import { Choice } from '../controls/Choice';
 import { ConfirmButton } from '../layout/ConfirmButton';
 import { organizationSpacesQuery } from '../organizations/queries';
 import {

@@ -1,5 +1,5 @@
 /** A site's visibility, chosen among the API's values. */
-import { Choice } from '../layout/Choice';
+import { Choice } from '../controls/Choice';
 import { SITE_VISIBILITIES, type SiteVisibility } from './types';
 
 export const VISIBILITY_LABELS: Record<SiteVisibility, string> = {

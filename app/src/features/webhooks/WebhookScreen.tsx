@@ -7,7 +7,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { usePager } from '../../api/pager';
 import { ApiErrorText } from '../layout/ApiErrorText';
-import { Choice } from '../layout/Choice';
+import { Choice } from '../controls/Choice';
 import { Loading } from '../layout/Loading';
 import { OrgLayout } from '../organizations/OrgLayout';
 import { deliveriesQuery, useSendDelivery, webhookQuery } from './queries';
@@ -72,27 +72,25 @@ export function WebhookScreen() {
       ) : (
         <>
           <p className="muted">{deliveries.data.count ?? deliveries.data.items.length} in all.</p>
-          <div className="table-wrap">
-            <table>
-              <caption className="visually-hidden">Deliveries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Event</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Attempts</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {deliveries.data.items.map((delivery) => (
-                  <DeliveryRow key={delivery.id} delivery={delivery} onRedeliver={() => send.mutate(delivery.id)} />
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <table className="data-table">
+            <caption className="visually-hidden">Deliveries, newest first</caption>
+            <thead>
+              <tr>
+                <th scope="col">Event</th>
+                <th scope="col">Status</th>
+                <th scope="col">Attempts</th>
+                <th scope="col">Created</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.data.items.map((delivery) => (
+                <DeliveryRow key={delivery.id} delivery={delivery} onRedeliver={() => send.mutate(delivery.id)} />
+              ))}
+            </tbody>
+          </table>
           <nav aria-label="Delivery pages" className="actions">
             <button type="button" onClick={pager.previous} disabled={pager.number === 1}>
               Previous page

@@ -1,0 +1,287 @@
+/**
+ * The web app's administration of an organization, in a real browser over a real server with a job
+ * worker: an admin creates a site publishing a space, publishes it and reads it, sees a merged change
+ * and a new title there after a re-visit; manages the site's sections and share links; creates a
+ * webhook, sends it a test event, sees the delivery arrive and redelivers it; filters and pages the
+ * audit log. Each screen is checked with axe and for console errors and Content-Security-Policy
+ * violations, at 390px wide in dark mode too. Screenshots go to test-output/app/.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type SpaceWorld } from '../helpers/app.js';
+import {
+  browserMissing,
+  checkAccessibility,
+  collectConsoleErrors,
+  collectCspViolations,
+  launchBrowser,
+} from '../helpers/browser.js';
+import { batch, newChangeRequest } from '../helpers/change-requests.js';
+import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
+import { freePort } from '../helpers/ports.js';
+import { type Receiver, startReceiver } from '../helpers/receiver.js';
+import { givePassword, PASSWORD } from '../helpers/sessions.js';
+
+const OUTPUT = 'test-output/app';
+
+/** Merges one change request of `changes` into the space's live content. */
+async function merge(world: SpaceWorld, subject: string, changes: unknown[]) {
+  const cr = await newChangeRequest(world, subject);
+  const changed = await batch(world, cr.id, changes);
+  expect(changed.status, JSON.stringify(changed.body)).toBeLessThan(300);
+  const merged = await world.admin.client.post(`${world.base}/change-requests/${cr.id}/merge`, {});
+  expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+}
+
+describe.skipIf(browserMissing)('administering sites, webhooks and the audit log in the web app', () => {
+  let h: Harness;
+  let database: FreshDatabase;
+  let receiver: Receiver;
+  let browser: Browser;
+  let context: BrowserContext;
+  let base: string;
+  let world: SpaceWorld;
+
+  beforeAll(async () => {
+    // A database of its own: the job worker that delivers webhooks must not take other files' jobs.
+    database = await freshDatabase('app-sites');
+    receiver = await startReceiver();
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    h = await createHarness({
+      publicUrl: base,
+      ownDatabase: database.url,
+      fetchAllowPrivate: true,
+      jobConcurrency: 1,
+      jobPollMs: 100,
+    });
+    world = await h.space('Handbook');
+    await merge(world, 'Start', [
+      { operation: 'insert_page', title: 'Getting started', document: { markdown: '# Install\n\nRun the installer.' } },
+    ]);
+    await givePassword(h.db, world.admin.user.id);
+    await h.app.listen({ port, host: '127.0.0.1' });
+    const launched = await launchBrowser();
+    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
+    browser = launched;
+    context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
+    mkdirSync(OUTPUT, { recursive: true });
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+    await receiver?.close();
+    await database?.drop();
+  });
+
+  it('creates and publishes a site, manages it, delivers a webhook and filters the audit log', async () => {
+    const page = await context.newPage();
+    const errors = collectConsoleErrors(page);
+    const csp = await collectCspViolations(page);
+    async function quietAndAccessible(screenshot: string) {
+      const violations = await checkAccessibility(page);
+      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(csp).toEqual([]);
+      await page.screenshot({ path: `${OUTPUT}/${screenshot}.png`, fullPage: true });
+    }
+    const nav = page.getByRole('navigation', { name: /^Org / });
+
+    // Sign in at the organization, then reach its sites from its navigation landmark.
+    await page.goto(`${base}/o/${world.orgId}`);
+    await page.getByLabel('Email').fill(world.admin.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await nav.getByRole('link', { name: 'Sites' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Sites' }).waitFor();
+    await page.getByText('No sites yet.').waitFor();
+
+    // A new site publishing the space, made in a dialog.
+    await page.getByRole('button', { name: 'New site' }).click();
+    const dialog = page.getByRole('dialog', { name: 'New site' });
+    await dialog.getByLabel('Site title').fill('Handbook site');
+    await dialog.getByRole('combobox', { name: 'Visibility' }).click();
+    await page.getByRole('option', { name: 'Unlisted' }).click();
+    await dialog.getByRole('checkbox', { name: 'Handbook' }).check();
+    await quietAndAccessible('site-new');
+    await dialog.getByRole('button', { name: 'Create site' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Handbook site' }).waitFor();
+    const sites = await world.admin.client.get(`/v1/orgs/${world.orgId}/sites`);
+    expect(sites.body.items.map((s: { title: string; visibility: string }) => [s.title, s.visibility])).toEqual([
+      ['Handbook site', 'unlisted'],
+    ]);
+    const site = sites.body.items[0];
+    // The screen answers the Site's urls.app.
+    expect(new URL(page.url()).pathname).toBe(new URL(site.urls.app).pathname);
+    await page.getByRole('button', { name: 'Remove Handbook' }).waitFor();
+    await page.getByText('Not published.').waitFor();
+    await quietAndAccessible('site');
+
+    // Publish, then read the published site.
+    await page.getByRole('button', { name: 'Publish', exact: true }).click();
+    const published = page.getByRole('link', { name: /\/sites\// });
+    await published.waitFor();
+    const publishedUrl = await published.getAttribute('href');
+    expect(publishedUrl).toBe(
+      (await world.admin.client.get(`/v1/orgs/${world.orgId}/sites/${site.id}`)).body.urls.published,
+    );
+    await page.getByRole('button', { name: 'Unpublish' }).waitFor();
+    await published.click();
+    await page.getByText('Run the installer.').waitFor();
+    expect(errors).toEqual([]);
+    expect(csp).toEqual([]);
+    await page.goBack();
+    await page.getByRole('heading', { level: 1, name: 'Handbook site' }).waitFor();
+
+    // Appearance: a published title and a primary colour.
+    await page.getByRole('tab', { name: 'Appearance' }).click();
+    await page.getByLabel('Published title').fill('Handbook docs');
+    await page.getByLabel('Primary colour, light theme').fill('#aa3311');
+    await page.getByLabel('Logo address').fill('javascript:alert(1)');
+    await page.getByRole('button', { name: 'Save appearance' }).click();
+    // The API's own message, next to the form.
+    await page.getByRole('alert').filter({ hasText: /logo/ }).waitFor();
+    // The browser logs the refused request; that one is expected.
+    expect(errors).toEqual([expect.stringContaining('400 (Bad Request)')]);
+    errors.length = 0;
+    await page.getByLabel('Logo address').fill('');
+    await page.getByRole('button', { name: 'Save appearance' }).click();
+    await page.getByText('Saved.').waitFor();
+    const customization = await world.admin.client.get(`/v1/orgs/${world.orgId}/sites/${site.id}/customization`);
+    expect([customization.body.title, customization.body.styling.primaryColor.light]).toEqual([
+      'Handbook docs',
+      '#aa3311',
+    ]);
+    await quietAndAccessible('site-appearance');
+
+    // A change merged through the API, and the new title, show on the published site after a re-visit.
+    await merge(world, 'Configure', [
+      {
+        operation: 'insert_page',
+        title: 'Configuration',
+        document: { markdown: 'Configuration lives in `bindery.toml`.' },
+      },
+    ]);
+    await page.goto(`${publishedUrl}/configuration`);
+    await page.getByText('Configuration lives in').waitFor();
+    await page.getByText('Handbook docs').first().waitFor();
+    await page.screenshot({ path: `${OUTPUT}/site-published.png` });
+    await page.goto(`${base}${new URL(site.urls.app).pathname}`);
+
+    // Sections: adding one gathers the site spaces into a default section; removing it asks first.
+    await page.getByRole('heading', { level: 1, name: 'Handbook site' }).waitFor();
+    await page.getByLabel('Section title').fill('Reference');
+    await page.getByRole('combobox', { name: 'Its first space' }).click();
+    await page.getByRole('option', { name: 'Handbook' }).click();
+    await page.getByRole('button', { name: 'Add section' }).click();
+    await page.getByRole('heading', { level: 3, name: /Reference/ }).waitFor();
+    await page.getByRole('heading', { level: 3, name: /Handbook site/ }).waitFor();
+    await page.getByRole('button', { name: 'Remove section Reference' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Remove the section Reference?' });
+    await quietAndAccessible('site-remove-section');
+    await confirm.getByRole('button', { name: 'Remove section' }).click();
+    await page.getByRole('heading', { level: 3, name: /Reference/ }).waitFor({ state: 'detached' });
+    const sections = await world.admin.client.get(`/v1/orgs/${world.orgId}/sites/${site.id}/sections`);
+    expect(sections.body.items.map((s: { title: string }) => s.title)).toEqual(['Handbook site']);
+
+    // Share links: create, copy, revoke.
+    await page.getByRole('tab', { name: 'Share links' }).click();
+    await page.getByLabel('Share link name').fill('Reviewers');
+    await page.getByRole('button', { name: 'Create share link' }).click();
+    const address = page.getByRole('textbox', { name: 'Reviewers' });
+    await address.waitFor();
+    expect(await address.inputValue()).toContain('share=');
+    await page.getByRole('button', { name: 'Copy Reviewers' }).click();
+    await page.getByText('Copied.').waitFor();
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await address.inputValue());
+    await quietAndAccessible('site-share-links');
+    await page.getByRole('button', { name: 'Revoke Reviewers' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Revoke' }).click();
+    await page.getByText('No share links.').waitFor();
+
+    // At phone width, in dark mode.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.getByRole('tab', { name: 'Content' }).click();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
+    await quietAndAccessible('site-phone-dark');
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // Webhooks: create one (its secret shown once), send it a test event, see it delivered, redeliver.
+    await nav.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    const webhookDialog = page.getByRole('dialog', { name: 'New webhook' });
+    await webhookDialog.getByLabel('Receiver address').fill(receiver.url);
+    await webhookDialog.getByLabel('Events').fill('webhook.ping, site.*');
+    await webhookDialog.getByRole('button', { name: 'Create webhook' }).click();
+    const secret = await webhookDialog.locator('code').textContent();
+    expect(secret).toMatch(/^whsec_/);
+    receiver.secret = secret;
+    await webhookDialog.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('link', { name: receiver.url }).click();
+    await page.getByRole('heading', { level: 1, name: receiver.url }).waitFor();
+    await page.getByRole('button', { name: 'Send test event' }).click();
+    await receiver.waitFor(1, 30_000);
+    expect(receiver.received[0]?.verified).toMatchObject({ type: 'webhook.ping' });
+    await page.getByRole('combobox', { name: 'Delivery status' }).click();
+    await page.getByRole('option', { name: 'Succeeded' }).click();
+    await untilVisible(page, page.getByRole('cell', { name: 'webhook.ping' }));
+    await quietAndAccessible('webhook');
+    await page.getByRole('button', { name: /^Redeliver webhook\.ping/ }).click();
+    await receiver.waitFor(2, 30_000);
+    expect(receiver.received[1]?.verified).toMatchObject({ type: 'webhook.ping' });
+    await untilVisible(page, page.getByRole('cell', { name: /^2 \(last: 200/ }));
+
+    // The audit log: every event, then filtered by action, by actor and by days, paged. A few more
+    // events first, so that there is a second page of 20 whatever the count so far.
+    for (const name of ['One', 'Two', 'Three']) {
+      const link = await world.admin.client.post(`/v1/orgs/${world.orgId}/sites/${site.id}/share-links`, { name });
+      expect(link.status).toBe(201);
+    }
+    await nav.getByRole('link', { name: 'Audit log' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Audit log' }).waitFor();
+    const total = (await world.admin.client.get(`/v1/orgs/${world.orgId}/audit-events?limit=1`)).body.count as number;
+    expect(total).toBeGreaterThan(20);
+    await page.getByText(`${total} events.`).waitFor();
+    await page.getByRole('button', { name: 'Next page' }).click();
+    await page.getByText('Page 2').waitFor();
+    await quietAndAccessible('audit');
+    await page.getByRole('combobox', { name: 'Action' }).click();
+    await page.getByRole('option', { name: 'Site published', exact: true }).click();
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('1 event.').waitFor();
+    await page.getByRole('cell', { name: /\(site\.published\)/ }).waitFor();
+    await page.getByText('Page 1').waitFor();
+    await page.getByRole('button', { name: 'Clear filters' }).click();
+    await page.getByText(`${total} events.`).waitFor();
+    await page.getByRole('combobox', { name: 'Actor' }).click();
+    await page.getByRole('option', { name: world.admin.user.display_name }).click();
+    const tomorrow = new Date(Date.now() + 86_400_000);
+    const day = `${tomorrow.getFullYear()}-${String(tomorrow.getMonth() + 1).padStart(2, '0')}-${String(tomorrow.getDate()).padStart(2, '0')}`;
+    await page.getByLabel('From date').fill(day);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await page.getByText('No events match.').waitFor();
+    await page.getByLabel('From date').fill('');
+    await page.getByLabel('To date').fill(day);
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    const byAdmin = (
+      await world.admin.client.get(`/v1/orgs/${world.orgId}/audit-events?limit=1&actor=${world.admin.user.id}`)
+    ).body.count as number;
+    expect(byAdmin).toBeGreaterThan(0);
+    await page.getByText(`${byAdmin} ${byAdmin === 1 ? 'event' : 'events'}.`).waitFor();
+    await quietAndAccessible('audit-filtered');
+    await page.close();
+  });
+});
+
+/** Waits for `locator`, refreshing the list (its "Refresh" button) while the worker catches up. */
+async function untilVisible(page: Page, locator: ReturnType<Page['locator']>) {
+  for (let i = 0; i < 40; i++) {
+    if (await locator.first().isVisible()) return;
+    await page.getByRole('button', { name: 'Refresh' }).click();
+    await page.waitForTimeout(250);
+  }
+  await locator.first().waitFor({ timeout: 1_000 });
+}
