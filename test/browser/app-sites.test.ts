@@ -87,6 +87,14 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
       await page.screenshot({ path: `${OUTPUT}/${screenshot}.png`, fullPage: true });
     }
     const nav = page.getByRole('navigation', { name: /^Org / });
+    async function atPhoneWidthInDarkMode(check: () => Promise<void>) {
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.emulateMedia({ colorScheme: 'dark' });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
+      await check();
+      await page.setViewportSize({ width: 1280, height: 800 });
+      await page.emulateMedia({ colorScheme: 'light' });
+    }
 
     // Sign in at the organization, then reach its sites from its navigation landmark.
     await page.goto(`${base}/o/${world.orgId}`);
@@ -97,15 +105,24 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     await page.getByRole('heading', { level: 1, name: 'Sites' }).waitFor();
     await page.getByText('No sites yet.').waitFor();
 
-    // A new site publishing the space, made in a dialog.
-    await page.getByRole('button', { name: 'New site' }).click();
+    // A new site publishing the space, made in a dialog with the keyboard alone.
+    await page.getByRole('button', { name: 'New site' }).press('Enter');
     const dialog = page.getByRole('dialog', { name: 'New site' });
-    await dialog.getByLabel('Site title').fill('Handbook site');
-    await dialog.getByRole('combobox', { name: 'Visibility' }).click();
-    await page.getByRole('option', { name: 'Unlisted' }).click();
-    await dialog.getByRole('checkbox', { name: 'Handbook' }).check();
+    await page.keyboard.type('Handbook site'); // the dialog's first field has the focus
+    expect(await dialog.getByLabel('Site title').inputValue()).toBe('Handbook site');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // opens the visibility listbox on the current value
+    await page.getByRole('option', { name: 'Public' }).waitFor();
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Enter');
+    expect(await dialog.getByRole('combobox', { name: 'Visibility' }).textContent()).toContain('Unlisted');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Space');
+    expect(await dialog.getByRole('checkbox', { name: 'Handbook' }).isChecked()).toBe(true);
     await quietAndAccessible('site-new');
-    await dialog.getByRole('button', { name: 'Create site' }).click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter'); // "Create site"
+
     await page.getByRole('heading', { level: 1, name: 'Handbook site' }).waitFor();
     const sites = await world.admin.client.get(`/v1/orgs/${world.orgId}/sites`);
     expect(sites.body.items.map((s: { title: string; visibility: string }) => [s.title, s.visibility])).toEqual([
@@ -201,13 +218,14 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     await page.getByText('No share links.').waitFor();
 
     // At phone width, in dark mode.
-    await page.setViewportSize({ width: 390, height: 844 });
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.getByRole('tab', { name: 'Content' }).click();
-    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
-    await quietAndAccessible('site-phone-dark');
-    await page.setViewportSize({ width: 1280, height: 800 });
-    await page.emulateMedia({ colorScheme: 'light' });
+    await atPhoneWidthInDarkMode(async () => {
+      await page.getByRole('tab', { name: 'Content' }).click();
+      await quietAndAccessible('site-phone-dark');
+    });
+    // Unpublished, the site is no longer served.
+    await page.getByRole('button', { name: 'Unpublish' }).click();
+    await page.getByText('Not published.').waitFor();
+    expect((await h.anonymous.get(new URL(publishedUrl as string).pathname)).status).toBe(404);
 
     // Webhooks: create one (its secret shown once), send it a test event, see it delivered, redeliver.
     await nav.getByRole('link', { name: 'Webhooks' }).click();
@@ -233,6 +251,7 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     await receiver.waitFor(2, 30_000);
     expect(receiver.received[1]?.verified).toMatchObject({ type: 'webhook.ping' });
     await untilVisible(page, page.getByRole('cell', { name: /^2 \(last: 200/ }));
+    await atPhoneWidthInDarkMode(() => quietAndAccessible('webhook-phone-dark'));
 
     // The audit log: every event, then filtered by action, by actor and by days, paged. A few more
     // events first, so that there is a second page of 20 whatever the count so far.
@@ -272,6 +291,7 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     expect(byAdmin).toBeGreaterThan(0);
     await page.getByText(`${byAdmin} ${byAdmin === 1 ? 'event' : 'events'}.`).waitFor();
     await quietAndAccessible('audit-filtered');
+    await atPhoneWidthInDarkMode(() => quietAndAccessible('audit-phone-dark'));
     await page.close();
   });
 });

@@ -63,7 +63,7 @@ export function AuditScreen() {
               ))}
             </tbody>
           </table>
-          <nav aria-label="Audit log pages" className="actions">
+          <nav aria-label="Audit log pages" className="actions pager">
             <button type="button" onClick={pager.previous} disabled={pager.number === 1}>
               Previous page
             </button>
@@ -85,15 +85,15 @@ export function AuditScreen() {
 function EventRow({ event, label }: { event: AuditEvent; label?: string }) {
   return (
     <tr>
-      <td>{new Date(event.occurredAt).toLocaleString()}</td>
-      <td>
+      <td data-label="When">{new Date(event.occurredAt).toLocaleString()}</td>
+      <td data-label="Action">
         {label ?? event.action} <span className="muted">({event.action})</span>
       </td>
-      <td>{event.actor.label ?? event.actor.id}</td>
-      <td>
+      <td data-label="Actor">{event.actor.label ?? event.actor.id}</td>
+      <td data-label="Target">
         {event.target.label ?? event.target.id} <span className="muted">({event.target.type})</span>
       </td>
-      <td>{event.source}</td>
+      <td data-label="Source">{event.source}</td>
     </tr>
   );
 }

@@ -91,7 +91,7 @@ export function WebhookScreen() {
               ))}
             </tbody>
           </table>
-          <nav aria-label="Delivery pages" className="actions">
+          <nav aria-label="Delivery pages" className="actions pager">
             <button type="button" onClick={pager.previous} disabled={pager.number === 1}>
               Previous page
             </button>
@@ -114,11 +114,11 @@ function DeliveryRow({ delivery, onRedeliver }: { delivery: WebhookDelivery; onR
   const last = delivery.attempts.at(-1);
   return (
     <tr>
-      <td>{delivery.event.type}</td>
-      <td>
+      <td data-label="Event">{delivery.event.type}</td>
+      <td data-label="Status">
         <span className={`status status-${delivery.status}`}>{delivery.status}</span>
       </td>
-      <td>
+      <td data-label="Attempts">
         {delivery.attempts.length}
         {last ? (
           <span className="muted">
@@ -127,7 +127,7 @@ function DeliveryRow({ delivery, onRedeliver }: { delivery: WebhookDelivery; onR
           </span>
         ) : null}
       </td>
-      <td>{when(delivery.createdAt)}</td>
+      <td data-label="Created">{when(delivery.createdAt)}</td>
       <td>
         <button
           type="button"
