@@ -60,6 +60,8 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     await merge(world, 'Start', [
       { operation: 'insert_page', title: 'Getting started', document: { markdown: '# Install\n\nRun the installer.' } },
     ]);
+    const reference = await world.admin.client.post(`/v1/orgs/${world.orgId}/spaces`, { title: 'Reference' });
+    expect(reference.status).toBe(201);
     await givePassword(h.db, world.admin.user.id);
     await h.app.listen({ port, host: '127.0.0.1' });
     const launched = await launchBrowser();
@@ -202,6 +204,24 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     const sections = await world.admin.client.get(`/v1/orgs/${world.orgId}/sites/${site.id}/sections`);
     expect(sections.body.items.map((s: { title: string }) => s.title)).toEqual(['Handbook site']);
 
+    // Another space added, then removed after a confirmation.
+    await page.getByRole('combobox', { name: 'Space to add' }).click();
+    await page.getByRole('option', { name: 'Reference' }).click();
+    await page.getByRole('button', { name: 'Add space' }).click();
+    await page.getByRole('button', { name: 'Remove Reference' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove space' }).click();
+    await page.getByRole('button', { name: 'Remove Reference' }).waitFor({ state: 'detached' });
+    const siteSpaces = await world.admin.client.get(`/v1/orgs/${world.orgId}/sites/${site.id}/site-spaces`);
+    expect(siteSpaces.body.items.map((s: { space: { title: string } }) => s.space.title)).toEqual(['Handbook']);
+
+    // Settings: the visibility, through a Select.
+    await page.getByRole('tab', { name: 'Settings' }).click();
+    await page.getByRole('combobox', { name: 'Visibility' }).click();
+    await page.getByRole('option', { name: 'Public' }).click();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Saved.').waitFor();
+    expect((await world.admin.client.get(`/v1/orgs/${world.orgId}/sites/${site.id}`)).body.visibility).toBe('public');
+
     // Share links: create, copy, revoke.
     await page.getByRole('tab', { name: 'Share links' }).click();
     await page.getByLabel('Share link name').fill('Reviewers');
@@ -252,6 +272,17 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     expect(receiver.received[1]?.verified).toMatchObject({ type: 'webhook.ping' });
     await untilVisible(page, page.getByRole('cell', { name: /^2 \(last: 200/ }));
     await atPhoneWidthInDarkMode(() => quietAndAccessible('webhook-phone-dark'));
+    // A second webhook, deleted from the list after a confirmation.
+    await page.getByRole('link', { name: 'Webhooks' }).first().click();
+    await page.getByRole('button', { name: 'New webhook' }).click();
+    await page.getByLabel('Receiver address').fill('https://example.com/unused');
+    await page.getByRole('button', { name: 'Create webhook' }).click();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await page.getByRole('button', { name: 'Delete the webhook to https://example.com/unused' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Delete webhook' }).click();
+    await page.getByRole('link', { name: 'https://example.com/unused' }).waitFor({ state: 'detached' });
+    const webhooks = await world.admin.client.get(`/v1/orgs/${world.orgId}/webhooks`);
+    expect(webhooks.body.items.map((w: { url: string }) => w.url)).toEqual([receiver.url]);
 
     // The audit log: every event, then filtered by action, by actor and by days, paged. A few more
     // events first, so that there is a second page of 20 whatever the count so far.
