@@ -41,6 +41,8 @@ import type { SearchIndexStateTable, SearchPassagesTable } from './schema/search
 import type { PasswordResetsTable, SessionsTable, SignInFailuresTable, UserPasswordsTable } from './schema/sessions.js';
 import type {
   CustomHostnamesTable,
+  SiteAdaptiveSchemasTable,
+  SiteExternalLinksTable,
   SitePublishingAuthTable,
   SiteRedirectsTable,
   SiteSectionGroupsTable,
@@ -84,6 +86,8 @@ export interface Database {
   site_section_groups: SiteSectionGroupsTable;
   site_sections: SiteSectionsTable;
   site_spaces: SiteSpacesTable;
+  site_external_links: SiteExternalLinksTable;
+  site_adaptive_schemas: SiteAdaptiveSchemasTable;
   site_redirects: SiteRedirectsTable;
   site_share_links: SiteShareLinksTable;
   site_publishing_auth: SitePublishingAuthTable;

@@ -53,6 +53,7 @@ export const EVENT_TYPES = {
   'site.customization.updated': 'Site customization updated',
   'site.space_customization.updated': 'Site space customization updated',
   'site.ads.updated': 'Site ads updated',
+  'site.adaptive_schema.updated': 'Site adaptive schema updated',
   'site.publishing_auth.updated': 'Site visitor authentication updated',
   'site.publishing_auth.key_rotated': 'Site visitor key regenerated',
   'site.redirect.created': 'Site redirect created',

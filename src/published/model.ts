@@ -45,7 +45,7 @@ export interface SiteModel {
   /** Hash of everything above: equal keys render equal pages. */
   version: string;
   /**
-   * What the current visitor may not see (adaptive content): ids of sections and site spaces,
+   * What the current visitor may not see (adaptive content): ids of sections, site spaces and external links,
    * `pageKey`s of pages and `headerKey`s of header items (src/published/adaptive.ts) whose
    * condition does not hold; empty in the model as loaded, filled in by {@link visitorView} per request.
    */
@@ -66,11 +66,12 @@ export function readableSiteSpaces(model: SiteModel, sectionId?: string | null):
   );
 }
 
-/** Whether any section, site space, page or header item of the site has a visitor condition (most sites have none). */
+/** Whether any section, site space, external link, page or header item of the site has a visitor condition (most sites have none). */
 export function hasConditions(model: SiteModel): boolean {
   return (
     model.structure.sections.some((s) => s.condition) ||
     model.structure.siteSpaces.some((s) => s.condition) ||
+    model.structure.links.some((l) => l.condition) ||
     model.pageConditions.size > 0 ||
     model.headerConditions.length > 0
   );
@@ -84,7 +85,7 @@ export function hasConditions(model: SiteModel): boolean {
 export function visitorView(model: SiteModel, visitor: VisitorContext): SiteModel {
   if (!hasConditions(model)) return model;
   const hidden = new Set<string>();
-  for (const row of [...model.structure.sections, ...model.structure.siteSpaces]) {
+  for (const row of [...model.structure.sections, ...model.structure.siteSpaces, ...model.structure.links]) {
     if (!conditionHolds(row.condition, visitor)) hidden.add(row.id);
   }
   for (const [spaceId, pages] of model.pageConditions) {
@@ -244,6 +245,7 @@ export async function loadSiteModel(db: Db, siteId: string, secrets: () => Promi
         structure.groups,
         structure.sections,
         structure.siteSpaces,
+        structure.links,
         spaceRows.map((s) => [s.id, s.revision_id, s.title, s.emoji, s.updated_at]).sort(),
         [...gitSync.values()].map((g) => [g.space_id, g.provider, g.repo_url, g.ref, g.project_directory]).sort(),
         redirects,

@@ -7,7 +7,7 @@
 import type { ContentRef } from '../content/document.js';
 import { type FlatPage, flattenPages, loadRevision, type PageNode, type Snapshot } from '../content/store.js';
 import type { Db } from '../db/database.js';
-import type { SiteSectionRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
+import type { SiteExternalLinkRow, SiteSectionRow, SiteSpaceRow, SpaceRow } from '../db/schema.js';
 import { safeUrl, urlScheme } from '../lib/safe-url.js';
 import { pageKey, prunePages } from './adaptive.js';
 import { readableSiteSpaces, type SiteModel } from './model.js';
@@ -91,6 +91,11 @@ export class SiteReader {
   /** Sections a reader sees: those with at least one readable site space, in order. */
   sections(): SiteSectionRow[] {
     return this.model.structure.sections.filter((s) => readableSiteSpaces(this.model, s.id).length > 0);
+  }
+
+  /** Whether a reader sees the external link `row`: not a draft, nor hidden by its condition. */
+  externalLinkVisible(row: SiteExternalLinkRow): boolean {
+    return row.draft !== 1 && !this.model.hidden.has(row.id);
   }
 
   defaultSection(): SiteSectionRow | null {

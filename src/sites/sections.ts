@@ -14,29 +14,32 @@ import { SITE_SLUG_LENGTH, slugify, uniqueSlug } from '../lib/slug.js';
 import { nowIso } from '../lib/time.js';
 import { changedPositions, type KeyPosition, placeKey, type Sibling, splitKey } from './order.js';
 import { deleteSiteSpaces, insertSiteSpace, makeDefaultSiteSpace } from './site-spaces.js';
-import type { Structure } from './structure.js';
+import type { Structure, TopItem } from './structure.js';
 
-const sectionKey = (id: string) => `section:${id}`;
-const groupKey = (id: string) => `group:${id}`;
+export const sectionKey = (id: string) => `section:${id}`;
+export const groupKey = (id: string) => `group:${id}`;
+export const linkKey = (id: string) => `link:${id}`;
 
-/** The top level as siblings: sections outside groups and groups. */
-function topSiblings(structure: Structure): Sibling[] {
-  return structure.top.map((item) =>
-    item.kind === 'section'
-      ? { key: sectionKey(item.row.id), position: item.row.position }
-      : { key: groupKey(item.row.id), position: item.row.position },
-  );
+const childKey = (item: TopItem) =>
+  item.kind === 'section' ? sectionKey(item.row.id) : item.kind === 'group' ? groupKey(item.row.id) : linkKey(item.row.id);
+
+/** The top level as siblings: sections and external links outside groups, and groups. */
+export function topSiblings(structure: Structure): Sibling[] {
+  return structure.top.map((item) => ({ key: childKey(item), position: item.row.position }));
 }
 
-function groupSiblings(structure: Structure, groupId: string): Sibling[] {
-  return structure.sectionsIn(groupId).map((s) => ({ key: sectionKey(s.id), position: s.position }));
+/** A group's sections and external links as siblings. */
+export function groupSiblings(structure: Structure, groupId: string): Sibling[] {
+  return structure.childrenOf(groupId).map((item) => ({ key: childKey(item), position: item.row.position }));
 }
 
-/** Writes new positions for `ordered` (keys of sections and groups). */
-async function writeOrder(db: Db, siblings: Sibling[], ordered: string[]): Promise<void> {
+const TABLES = { group: 'site_section_groups', section: 'site_sections', link: 'site_external_links' } as const;
+
+/** Writes new positions for `ordered` (keys of sections, groups and external links). */
+export async function writeOrder(db: Db, siblings: Sibling[], ordered: string[]): Promise<void> {
   for (const change of changedPositions(siblings, ordered)) {
     const [kind, id] = splitKey(change.key);
-    const table = kind === 'group' ? 'site_section_groups' : 'site_sections';
+    const table = TABLES[kind as keyof typeof TABLES];
     await db.updateTable(table).set({ position: change.position }).where('id', '=', id).execute();
   }
 }
@@ -306,16 +309,18 @@ export async function updateGroup(
   await db.updateTable('site_section_groups').set(set).where('id', '=', group.id).execute();
 }
 
-/** Deletes a group; its sections stay, at the top level where the group stood, in their order. */
+/**
+ * Deletes a group; its sections and external links stay, at the top level where the group stood,
+ * in their order.
+ */
 export async function deleteGroup(db: Db, structure: Structure, group: SiteSectionGroupRow): Promise<void> {
   const siblings = topSiblings(structure);
-  const members = structure.sectionsIn(group.id);
-  const ordered = siblings
-    .map((s) => s.key)
-    .flatMap((key) => (key === groupKey(group.id) ? members.map((m) => sectionKey(m.id)) : [key]));
+  const members = structure.childrenOf(group.id).map(childKey);
+  const ordered = siblings.map((s) => s.key).flatMap((key) => (key === groupKey(group.id) ? members : [key]));
   await db.updateTable('site_sections').set({ group_id: null }).where('group_id', '=', group.id).execute();
+  await db.updateTable('site_external_links').set({ group_id: null }).where('group_id', '=', group.id).execute();
   await db.deleteFrom('site_section_groups').where('id', '=', group.id).execute();
-  const memberSiblings = members.map((m) => ({ key: sectionKey(m.id), position: -1 }));
+  const memberSiblings = members.map((key) => ({ key, position: -1 }));
   await writeOrder(db, [...siblings, ...memberSiblings], ordered);
 }
 

@@ -44,7 +44,7 @@ export default async function publishedRoutes(app: App) {
           published: view.urls,
           urls: app.urls,
         }),
-        structure: presentStructure(view),
+        structure: presentStructure(view, { withDrafts: false }),
         customizations: {
           site: siteCustomization(site),
           siteSpaces: Object.fromEntries(structure.siteSpaces.map((s) => [s.id, siteSpaceCustomization(site, s)])),

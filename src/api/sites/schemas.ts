@@ -3,7 +3,14 @@ import { Type } from 'typebox';
 import { PageQuery } from '../../lib/paging.js';
 import { RoleSchema, StringEnum, Timestamp, UserSchema } from '../../lib/schemas.js';
 import { Customization } from '../../sites/customization-schema.js';
-import { NullableString, SiteAds, SiteSection, SiteSectionGroup, SiteSpace } from './shared/schemas.js';
+import {
+  NullableString,
+  SiteAds,
+  SiteExternalLink,
+  SiteSection,
+  SiteSectionGroup,
+  SiteSpace,
+} from './shared/schemas.js';
 
 export const SITE_TYPES = ['basic', 'premium', 'ultimate', 'sponsored', 'legacy-basic', 'legacy-premium'] as const;
 export const SITE_VISIBILITIES = ['public', 'unlisted', 'share-link', 'visitor-auth'] as const;
@@ -90,11 +97,14 @@ export const UpdateSiteBody = Type.Object(
   { additionalProperties: false },
 );
 
-/** The official `SiteStructure`: sections and groups in order when the site has sections, its site spaces otherwise. */
+/**
+ * The official `SiteStructure`: sections, groups and external links in order when the site has
+ * sections, its site spaces otherwise.
+ */
 export const SiteStructure = Type.Union([
   Type.Object({
     type: Type.Literal('sections'),
-    structure: Type.Array(Type.Union([SiteSection, SiteSectionGroup])),
+    structure: Type.Array(Type.Union([SiteSection, SiteSectionGroup, SiteExternalLink])),
   }),
   Type.Object({ type: Type.Literal('siteSpaces'), structure: Type.Array(SiteSpace) }),
 ]);

@@ -2,15 +2,18 @@
  * `searchSiteContent`: full-text search over the live content of a site's site spaces (the same
  * search as the site's own search box), in the scope the caller names: the default content of each
  * section (optionally around a current site space), specific site spaces, or all of them. Results are
- * pages grouped by space, each with its global rank and its best sections.
+ * pages grouped by space, each with its global rank and its best sections. And `prewarmSiteSearch`,
+ * which readies what that search reads before the queries come.
  */
 import type { Static } from 'typebox';
 import type { SiteSpaceRow } from '../../db/schema.js';
 import type { App } from '../../http/app.js';
 import { badRequest, notFound } from '../../lib/errors.js';
 import { PagedList, paginateArray } from '../../lib/paging.js';
+import { NoContent } from '../../lib/schemas.js';
 import { authorizeSiteOf } from '../../permissions/sites.js';
 import { SiteReader, type SpaceContent } from '../../published/reader.js';
+import { ensureIndexed } from '../../search/index.js';
 import { type PageHit, searchSpaces } from '../../search/pages.js';
 import { PublishedUrls } from '../../sites/urls.js';
 import { SearchBody, SearchQuery, SearchSpaceResult } from './publishing-schemas.js';
@@ -49,6 +52,29 @@ function scopeOf(reader: SiteReader, body: Body): SiteSpaceRow[] {
 }
 
 export default async function siteSearchRoutes(app: App) {
+  /**
+   * The search of a site reads the index of each of its readable spaces at its live revision, and
+   * their page trees: this brings every stale or missing index up to date (the catch-up a first
+   * query would otherwise pay for) and loads the page trees into the reader's cache. It changes no
+   * resource (the index follows the content), so it records no event.
+   */
+  app.post(
+    '/orgs/:organizationId/sites/:siteId/search/prewarm',
+    {
+      config: { scope: 'site:search' },
+      schema: { operationId: 'prewarmSiteSearch', tags: ['sites'], params: SiteParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      const { site } = await authorizeSiteOf(app.db, request, 'read', 'search it');
+      const model = await app.published.model(site.id);
+      if (!model) throw notFound(`site ${site.id} not found`);
+      const contents = await new SiteReader(app.db, model, '').allContents();
+      const spaces = new Map(contents.map((c) => [c.space.id, c.space]));
+      await ensureIndexed(app.db, [...spaces.values()]);
+      return reply.code(204).send(null);
+    },
+  );
+
   app.post(
     '/orgs/:organizationId/sites/:siteId/search',
     {

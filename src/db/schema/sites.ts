@@ -87,6 +87,40 @@ export interface SiteSpacesTable {
   updated_at: string;
 }
 
+/**
+ * An external link of a site's navigation (0030): at the top level (sharing its sequence of
+ * positions with the sections and groups there) or in a section group (with its sections).
+ */
+export interface SiteExternalLinksTable {
+  id: string;
+  site_id: string;
+  /** null: at the top level of the site. */
+  group_id: string | null;
+  title: string;
+  /** JSON object, locale → title; null: none. */
+  localized_title: string | null;
+  description: string | null;
+  /** JSON object, locale → description; null: none. */
+  localized_description: string | null;
+  icon: string | null;
+  /** Absolute http(s) URL. */
+  url: string;
+  /** Draft links are left out of the published site. */
+  draft: Bool;
+  condition: string | null;
+  position: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The adaptive (visitor) JSON schema of a site (0030); no row: the site has none yet. */
+export interface SiteAdaptiveSchemasTable {
+  site_id: string;
+  /** The JSON schema, as JSON text. */
+  json_schema: string;
+  updated_at: string;
+}
+
 export interface SiteRedirectsTable {
   id: string;
   site_id: string;
@@ -130,6 +164,8 @@ export type SiteRow = Selectable<SitesTable>;
 export type SiteSectionGroupRow = Selectable<SiteSectionGroupsTable>;
 export type SiteSectionRow = Selectable<SiteSectionsTable>;
 export type SiteSpaceRow = Selectable<SiteSpacesTable>;
+export type SiteExternalLinkRow = Selectable<SiteExternalLinksTable>;
+export type SiteAdaptiveSchemaRow = Selectable<SiteAdaptiveSchemasTable>;
 export type SiteRedirectRow = Selectable<SiteRedirectsTable>;
 export type SiteShareLinkRow = Selectable<SiteShareLinksTable>;
 export type SitePublishingAuthRow = Selectable<SitePublishingAuthTable>;

@@ -1,43 +1,67 @@
 /**
- * The navigation of a published site as hast: section tabs (section groups as menus), the variant
+ * The navigation of a published site as hast: section tabs (section groups as menus, external links
+ * as outbound links among them), the variant
  * switcher (the site spaces of a section), the page tree of the sidebar (group pages as headings,
  * link pages as links, the current page's branch open), breadcrumbs and previous / next links.
  */
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { FlatPage, PageNode } from '../../content/store.js';
-import type { SiteSectionRow, SiteSpaceRow } from '../../db/schema.js';
+import type { SiteExternalLinkRow, SiteSectionRow, SiteSpaceRow } from '../../db/schema.js';
+import { safeUrl, urlScheme } from '../../lib/safe-url.js';
+import type { GroupChild } from '../../sites/structure.js';
 import { pageLabel, type SiteReader, type SpaceContent } from '../reader.js';
 
 const text = (value: string): ElementContent => ({ type: 'text', value });
 
-/** Section tabs; null when the site has fewer than two sections to choose from. */
+/**
+ * An external link of the structure as an outbound anchor; null when the visitor may not see it
+ * (a draft, or its condition does not hold) or its URL is none an `href` may hold (the API accepts
+ * only http(s) URLs; this check keeps a row written any other way from reaching the page).
+ */
+function outboundLink(reader: SiteReader, row: SiteExternalLinkRow): Element | null {
+  const href = reader.externalLinkVisible(row) ? safeUrl(row.url) : null;
+  if (href === null || urlScheme(href) === null) return null;
+  return h('a.external', { href, rel: 'noopener' }, [text(row.title)]);
+}
+
+/**
+ * Section tabs with the external links among them (section groups as menus); null when the site
+ * has neither two sections to choose from nor an external link to show.
+ */
 export function sectionTabs(reader: SiteReader, current: SiteSectionRow | null): Element | null {
   const visible = new Set(reader.sections().map((s) => s.id));
-  if (visible.size < 2) return null;
+  if (visible.size === 0) return null;
   const tab = (section: SiteSectionRow) =>
     h('a', { href: reader.sectionHref(section), 'aria-current': section.id === current?.id ? 'page' : undefined }, [
       text(section.title),
     ]);
+  const child = (item: GroupChild): Element | null =>
+    item.kind === 'section' ? (visible.has(item.row.id) ? tab(item.row) : null) : outboundLink(reader, item.row);
   const items: Element[] = [];
+  let links = 0;
   for (const item of reader.model.structure.top) {
-    if (item.kind === 'section') {
-      if (visible.has(item.row.id)) items.push(tab(item.row));
+    if (item.kind !== 'group') {
+      const element = child(item);
+      if (element) items.push(element);
+      if (element && item.kind === 'link') links++;
       continue;
     }
-    const sections = item.sections.filter((s) => visible.has(s.id));
-    if (sections.length === 0) continue;
-    const holdsCurrent = sections.some((s) => s.id === current?.id);
+    const children = item.children.map((c) => ({ c, element: child(c) })).filter((x) => x.element !== null);
+    if (children.length === 0) continue;
+    links += children.filter((x) => x.c.kind === 'link').length;
+    const holdsCurrent = children.some((x) => x.c.kind === 'section' && x.c.row.id === current?.id);
     items.push(
       h(`details.menu${holdsCurrent ? '.current' : ''}`, [
         h('summary', [text(item.row.title)]),
         h(
           'ul.menu-list',
-          sections.map((s) => h('li', [tab(s)])),
+          children.map((x) => h('li', [x.element as Element])),
         ),
       ]),
     );
   }
+  if (visible.size < 2 && links === 0) return null;
   return h('nav.tabs', { 'aria-label': 'Sections' }, items);
 }
 

@@ -65,6 +65,7 @@ nav.pages a:hover{background:var(--surface);color:var(--fg)}
 nav.pages a[aria-current=page]{background:var(--tint);color:var(--link);font-weight:600}
 nav.pages .group-title{margin:1.25rem 0 .35rem;padding:0 .6rem;font-size:.75rem;font-weight:700;letter-spacing:.04em;text-transform:uppercase;color:var(--fg)}
 nav.pages li:first-child>.group-title{margin-top:0}
+nav.tabs .external::after{content:" ↗";font-size:.8em}
 nav.pages .external::after{content:" ↗";font-size:.8em}
 main{min-width:0;padding:2rem 0 4rem}
 .breadcrumbs ol{display:flex;flex-wrap:wrap;gap:.35rem;list-style:none;margin:0 0 .5rem;padding:0;font-size:.85rem;color:var(--muted)}

@@ -13,6 +13,8 @@ import { SiteParams } from '../shared/schemas.js';
 import { presentRedirect, redirectTarget } from './present.js';
 import { findRedirectBySource, listRedirects } from './repo.js';
 import {
+  BulkRedirectsBody,
+  BulkRedirectsResult,
   CreateRedirectBody,
   ListRedirectsQuery,
   RedirectParams,
@@ -21,7 +23,7 @@ import {
   SiteRedirect,
   UpdateRedirectBody,
 } from './schemas.js';
-import { createSiteRedirect, deleteSiteRedirect, updateSiteRedirect } from './service.js';
+import { bulkUpsertSiteRedirects, createSiteRedirect, deleteSiteRedirect, updateSiteRedirect } from './service.js';
 
 const tags = ['site-redirects'];
 
@@ -61,6 +63,25 @@ export default async function siteRedirectRoutes(app: App) {
       const row = await createSiteRedirect(serviceContext(app, request), organizationId, siteId, request.body);
       reply.code(201).header('location', app.urls.api(`/orgs/${organizationId}/sites/${siteId}/redirects/${row.id}`));
       return presentRedirect(row);
+    },
+  );
+
+  app.put(
+    '/orgs/:organizationId/sites/:siteId/redirects',
+    {
+      config: { scope: 'site:write' },
+      schema: {
+        operationId: 'bulkUpsertSiteRedirects',
+        tags,
+        params: SiteParams,
+        body: BulkRedirectsBody,
+        response: { 200: BulkRedirectsResult },
+      },
+    },
+    async (request) => {
+      const { organizationId, siteId } = request.params;
+      const ctx = serviceContext(app, request);
+      return { results: await bulkUpsertSiteRedirects(ctx, organizationId, siteId, request.body.redirects) };
     },
   );
 

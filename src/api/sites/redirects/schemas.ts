@@ -47,3 +47,43 @@ export const UpdateRedirectBody = Type.Object(
 );
 
 export const ResolvedRedirect = Type.Object({ redirect: SiteRedirect, target: Type.String() });
+
+/**
+ * One entry of `bulkUpsertSiteRedirects`: a source and its live destination (null: delete the
+ * redirect from that source). Redirects here are all live, permanent-less and without wildcard
+ * capture (what `createSiteRedirect` makes), so the official `draft` and `publish` intents and
+ * `captureWildcard` / `permanent` set to true are refused (400) rather than silently dropped.
+ */
+export const BulkRedirectEntry = Type.Object(
+  {
+    source: RedirectSource,
+    intent: Type.Optional(
+      Type.String({ enum: ['live', 'draft', 'publish'], description: 'Only `live` is supported' }),
+    ),
+    captureWildcard: Type.Optional(Type.Boolean()),
+    permanent: Type.Optional(Type.Boolean()),
+    destination: Type.Optional(Type.Union([RedirectDestination, Type.Null()])),
+  },
+  { additionalProperties: false },
+);
+
+/** The most entries one `bulkUpsertSiteRedirects` takes (the official limit). */
+export const BULK_REDIRECTS_MAX = 500;
+
+export const BulkRedirectsBody = Type.Object(
+  { redirects: Type.Array(BulkRedirectEntry, { minItems: 1, maxItems: BULK_REDIRECTS_MAX }) },
+  { additionalProperties: false },
+);
+
+const BulkResult = (status: 'created' | 'updated' | 'published') =>
+  Type.Object({ status: Type.Literal(status), source: Type.String(), draft: Type.Boolean(), id: Type.String() });
+
+export const BulkRedirectsResult = Type.Object({
+  results: Type.Array(
+    Type.Union([
+      BulkResult('created'),
+      BulkResult('updated'),
+      Type.Object({ status: Type.Literal('deleted'), source: Type.String(), draft: Type.Boolean() }),
+    ]),
+  ),
+});

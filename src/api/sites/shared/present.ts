@@ -4,16 +4,61 @@
  * and by the published profile.
  */
 import type { Static } from 'typebox';
-import type { SiteRow, SiteSectionGroupRow, SiteSectionRow, SiteSpaceRow } from '../../../db/schema.js';
+import type {
+  SiteExternalLinkRow,
+  SiteRow,
+  SiteSectionGroupRow,
+  SiteSectionRow,
+  SiteSpaceRow,
+} from '../../../db/schema.js';
+import type { GroupChild } from '../../../sites/structure.js';
 import type { SpaceObject } from '../../spaces/present.js';
 import type { SiteView } from './context.js';
-import type { SiteAds, SiteSection, SiteSectionGroup, SiteSpace } from './schemas.js';
+import type { SiteAds, SiteExternalLink, SiteSection, SiteSectionGroup, SiteSpace } from './schemas.js';
 
 type SiteAdsObject = Static<typeof SiteAds>;
 
 export type SiteSpaceObject = Static<typeof SiteSpace>;
 export type SiteSectionObject = Static<typeof SiteSection>;
 export type SiteSectionGroupObject = Static<typeof SiteSectionGroup>;
+export type SiteExternalLinkObject = Static<typeof SiteExternalLink>;
+
+const parsed = (text: string | null) => (text === null ? undefined : (JSON.parse(text) as Record<string, string>));
+
+/** The Site external link object. */
+export function presentExternalLink(row: SiteExternalLinkRow): SiteExternalLinkObject {
+  const localizedTitle = parsed(row.localized_title);
+  const localizedDescription = parsed(row.localized_description);
+  return {
+    object: 'site-external-link',
+    id: row.id,
+    title: row.title,
+    ...(localizedTitle ? { localizedTitle } : {}),
+    ...(row.description !== null ? { description: row.description } : {}),
+    ...(localizedDescription ? { localizedDescription } : {}),
+    ...(row.icon !== null ? { icon: row.icon } : {}),
+    url: row.url,
+    ...(row.group_id !== null ? { sectionGroup: row.group_id } : {}),
+    draft: row.draft === 1,
+    ...(row.condition !== null ? { condition: row.condition } : {}),
+  };
+}
+
+/**
+ * Which external links a structure shows: all of them to the API's `getSiteStructure`; the published
+ * profile leaves drafts out (the official document: "Draft links … are omitted from published
+ * structure responses").
+ */
+export interface StructureOptions {
+  withDrafts?: boolean;
+}
+
+function presentChild(child: GroupChild, view: SiteView) {
+  return child.kind === 'section' ? presentSection(child.row, view) : presentExternalLink(child.row);
+}
+
+const shown = (options: StructureOptions) => (item: { kind: string; row: object }) =>
+  options.withDrafts !== false || item.kind !== 'link' || (item.row as SiteExternalLinkRow).draft !== 1;
 
 /** The Site space object; its Space is presented as the caller sees it. */
 export function presentSiteSpace(row: SiteSpaceRow, view: SiteView): SiteSpaceObject {
@@ -55,9 +100,17 @@ export function presentSection(row: SiteSectionRow, view: SiteView): SiteSection
   };
 }
 
-/** The Site section group object, with its sections in order. */
-export function presentGroup(row: SiteSectionGroupRow, view: SiteView): SiteSectionGroupObject {
+/** The Site section group object, with its sections (and, as `children`, its external links) in order. */
+export function presentGroup(
+  row: SiteSectionGroupRow,
+  view: SiteView,
+  options: StructureOptions = {},
+): SiteSectionGroupObject {
   const sections = view.structure.sectionsIn(row.id).map((s) => presentSection(s, view));
+  const children = view.structure
+    .childrenOf(row.id)
+    .filter(shown(options))
+    .map((child) => presentChild(child, view));
   return {
     object: 'site-section-group',
     id: row.id,
@@ -65,19 +118,19 @@ export function presentGroup(row: SiteSectionGroupRow, view: SiteView): SiteSect
     ...(row.icon !== null ? { icon: row.icon } : {}),
     draft: false,
     sections,
-    children: sections,
+    children,
   };
 }
 
-/** The site's structure (the official `SiteStructure`): sections and groups, or its site spaces. */
-export function presentStructure(view: SiteView) {
+/** The site's structure (the official `SiteStructure`): sections, groups and external links, or its site spaces. */
+export function presentStructure(view: SiteView, options: StructureOptions = {}) {
   const { structure } = view;
   return structure.hasSections
     ? {
         type: 'sections' as const,
-        structure: structure.top.map((item) =>
-          item.kind === 'section' ? presentSection(item.row, view) : presentGroup(item.row, view),
-        ),
+        structure: structure.top
+          .filter(shown(options))
+          .map((item) => (item.kind === 'group' ? presentGroup(item.row, view, options) : presentChild(item, view))),
       }
     : { type: 'siteSpaces' as const, structure: structure.siteSpaces.map((s) => presentSiteSpace(s, view)) };
 }

@@ -78,6 +78,30 @@ export const SiteSection = Type.Object(
   { description: 'A section of a site' },
 );
 
+/** Locale → text (the official `LocalizedString128` / `LocalizedString256`: overrides for other languages). */
+export const LocalizedString = (maxLength: number) =>
+  Type.Record(Type.String({ pattern: '^[a-z]{2,3}(-[a-z]{2,4})?$' }), Type.String({ maxLength }), {
+    additionalProperties: false,
+  });
+
+/** The official `SiteExternalLink`: a link of the site's navigation to another site. */
+export const SiteExternalLink = Type.Object(
+  {
+    object: Type.Literal('site-external-link'),
+    id: Type.String(),
+    title: Type.String(),
+    localizedTitle: Type.Optional(LocalizedString(128)),
+    description: Type.Optional(Type.String()),
+    localizedDescription: Type.Optional(LocalizedString(256)),
+    icon: Type.Optional(Type.String()),
+    url: Type.String(),
+    sectionGroup: Type.Optional(Type.String()),
+    draft: Type.Boolean(),
+    condition: Type.Optional(Type.String()),
+  },
+  { description: 'An external link of the navigation of a site' },
+);
+
 export const SiteSectionGroup = Type.Object(
   {
     object: Type.Literal('site-section-group'),
@@ -86,8 +110,8 @@ export const SiteSectionGroup = Type.Object(
     icon: Type.Optional(Type.String()),
     draft: Type.Boolean(),
     sections: Type.Array(SiteSection),
-    /** The official document's newer name for the same list. */
-    children: Type.Array(SiteSection),
+    /** The sections and external links of the group, in order (the official document's newer list). */
+    children: Type.Array(Type.Union([SiteSection, SiteExternalLink])),
   },
   { description: 'A group of sections of a site' },
 );
