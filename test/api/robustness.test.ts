@@ -178,6 +178,9 @@ const VALID_BODIES: Record<string, unknown> = {
     source: '/old/page',
     destination: { kind: 'external', url: 'https://example.com/' },
   },
+  'PUT /v1/orgs/{organizationId}/sites/{siteId}/redirects': {
+    redirects: [{ source: '/old/page', destination: { kind: 'external', url: 'https://example.com/' } }],
+  },
   'PATCH /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}': { active: false },
   'PATCH /v1/users/{userId}': { displayName: 'x' },
   'POST /v1/orgs/{organizationId}/sites/{siteId}/permissions': { role: 'read', users: ['nope'] },

@@ -96,6 +96,9 @@ export async function readWorld(h: Harness, git: GitServer, receiver: Receiver):
   ok(
     await c.post(`${w.api}/redirects`, { source: '/old', destination: { kind: 'site-space', siteSpaceId: siteSpace } }),
   );
+  ok(await c.post(`${w.api}/external-links`, { title: 'Status', url: 'https://status.example.test/' }));
+  const adaptive = { type: 'object', properties: { beta: { type: 'boolean', description: 'Beta' } } };
+  ok(await c.put(`${w.api}/adaptive-schema`, { jsonSchema: { ...adaptive, additionalProperties: false } }), 200);
   ok(await c.post(`${w.api}/share-links`, { name: 'Partners' }));
   ok(await c.put(`${w.api}/customization`, { styling: { theme: 'muted' }, title: 'Custom' }), 200);
   ok(await c.patch(`${w.api}/site-spaces/${siteSpace}/customization`, { title: 'Guide' }), 200);
