@@ -83,7 +83,12 @@ class Checker {
       this.description(value, at);
       this.primitive(value.items, `${at}/items`);
     } else if (value.type === 'object') {
-      this.keys(value, at, ['type', 'description', 'properties', 'additionalProperties'], ['type', 'description', 'properties', 'additionalProperties']);
+      this.keys(
+        value,
+        at,
+        ['type', 'description', 'properties', 'additionalProperties'],
+        ['type', 'description', 'properties', 'additionalProperties'],
+      );
       this.description(value, at);
       this.closed(value, at);
       this.claimsOf(value.properties, `${at}/properties`, depth + 1);
@@ -107,7 +112,12 @@ class Checker {
 
   unsigned(value: unknown, at: string): void {
     if (!isObject(value)) this.fail(at, 'must be an object');
-    this.keys(value, at, ['type', 'description', 'properties', 'additionalProperties'], ['type', 'description', 'properties', 'additionalProperties']);
+    this.keys(
+      value,
+      at,
+      ['type', 'description', 'properties', 'additionalProperties'],
+      ['type', 'description', 'properties', 'additionalProperties'],
+    );
     if (value.type !== 'object') this.fail(`${at}/type`, 'must be object');
     this.description(value, at, UNSIGNED_DESCRIPTION);
     this.closed(value, at);
@@ -120,7 +130,12 @@ export function checkAdaptiveSchema(value: unknown): AdaptiveJsonSchema {
   const at = 'body/jsonSchema';
   const check: Checker = new Checker();
   if (!isObject(value)) check.fail(at, 'must be an object');
-  check.keys(value, at, ['$schema', 'type', 'properties', 'additionalProperties'], ['type', 'properties', 'additionalProperties']);
+  check.keys(
+    value,
+    at,
+    ['$schema', 'type', 'properties', 'additionalProperties'],
+    ['type', 'properties', 'additionalProperties'],
+  );
   if (value.$schema !== undefined && value.$schema !== DRAFT_07) check.fail(`${at}/$schema`, `must be "${DRAFT_07}"`);
   if (value.type !== 'object') check.fail(`${at}/type`, 'must be object');
   check.closed(value, at);
@@ -138,7 +153,8 @@ export interface TemplateCondition {
 }
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
-const access = (base: string, name: string) => (IDENTIFIER.test(name) ? `${base}.${name}` : `${base}[${JSON.stringify(name)}]`);
+const access = (base: string, name: string) =>
+  IDENTIFIER.test(name) ? `${base}.${name}` : `${base}[${JSON.stringify(name)}]`;
 const quoted = (v: string) => JSON.stringify(v);
 
 function templatesOf(claim: Claim, path: string, label: string, out: TemplateCondition[]): void {

@@ -21,7 +21,11 @@ export const groupKey = (id: string) => `group:${id}`;
 export const linkKey = (id: string) => `link:${id}`;
 
 const childKey = (item: TopItem) =>
-  item.kind === 'section' ? sectionKey(item.row.id) : item.kind === 'group' ? groupKey(item.row.id) : linkKey(item.row.id);
+  item.kind === 'section'
+    ? sectionKey(item.row.id)
+    : item.kind === 'group'
+      ? groupKey(item.row.id)
+      : linkKey(item.row.id);
 
 /** The top level as siblings: sections and external links outside groups, and groups. */
 export function topSiblings(structure: Structure): Sibling[] {

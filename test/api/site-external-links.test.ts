@@ -295,7 +295,7 @@ describe('sortSiteStructure', () => {
     for (const pointer of [
       { type: 'site-section', id: site.api }, // inside the group: not a top-level sibling
       { type: 'site-section', id: other.docs },
-      { type: 'site-space', id: docs.siteSpaces[0].id },
+      { type: 'site-space', id: docs.siteSpaces[0]?.id },
       { type: 'site-external-link', id: 'nope' },
     ]) {
       const res = await sort(site, { item: { type: 'site-section', id: site.docs }, position: { before: pointer } });

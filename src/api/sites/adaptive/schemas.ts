@@ -22,7 +22,10 @@ export const SiteAdaptiveSchema = Type.Object({
   updatedAt: Timestamp,
 });
 
-export const UpdateAdaptiveSchemaBody = Type.Object({ jsonSchema: AdaptiveJsonSchema }, { additionalProperties: false });
+export const UpdateAdaptiveSchemaBody = Type.Object(
+  { jsonSchema: AdaptiveJsonSchema },
+  { additionalProperties: false },
+);
 
 export const TemplateConditions = Type.Object({
   items: Type.Array(Type.Object({ description: Type.String(), condition: Type.String() })),

@@ -57,9 +57,7 @@ export const ResolvedRedirect = Type.Object({ redirect: SiteRedirect, target: Ty
 export const BulkRedirectEntry = Type.Object(
   {
     source: RedirectSource,
-    intent: Type.Optional(
-      Type.String({ enum: ['live', 'draft', 'publish'], description: 'Only `live` is supported' }),
-    ),
+    intent: Type.Optional(Type.String({ enum: ['live', 'draft', 'publish'], description: 'Only `live` is supported' })),
     captureWildcard: Type.Optional(Type.Boolean()),
     permanent: Type.Optional(Type.Boolean()),
     destination: Type.Optional(Type.Union([RedirectDestination, Type.Null()])),

@@ -147,7 +147,12 @@ export async function bulkUpsertSiteRedirects(
           await recordRedirectEvent(trx, ctx, 'site.redirect.updated', site, changed, before);
           results.push({ status: 'updated', source: entry.source, draft: false, id: before.id });
         } else {
-          const row = await createRedirect(trx, structure, site.id, entry as { source: string; destination: Destination });
+          const row = await createRedirect(
+            trx,
+            structure,
+            site.id,
+            entry as { source: string; destination: Destination },
+          );
           await recordRedirectEvent(trx, ctx, 'site.redirect.created', site, row);
           results.push({ status: 'created', source: entry.source, draft: false, id: row.id });
         }

@@ -25,12 +25,7 @@ import {
   SortStructureBody,
   UpdateExternalLinkBody,
 } from './schemas.js';
-import {
-  addExternalLinkToSite,
-  deleteSiteExternalLink,
-  sortSiteStructure,
-  updateSiteExternalLink,
-} from './service.js';
+import { addExternalLinkToSite, deleteSiteExternalLink, sortSiteStructure, updateSiteExternalLink } from './service.js';
 
 const tags = ['site-external-links'];
 
@@ -123,7 +118,12 @@ export default async function siteStructureRoutes(app: App) {
     },
     async (request, reply) => {
       const { organizationId, siteId, siteExternalLinkId } = request.params;
-      const deleted = await deleteSiteExternalLink(serviceContext(app, request), organizationId, siteId, siteExternalLinkId);
+      const deleted = await deleteSiteExternalLink(
+        serviceContext(app, request),
+        organizationId,
+        siteId,
+        siteExternalLinkId,
+      );
       return reply.code(deleted ? 205 : 204).send(null);
     },
   );
