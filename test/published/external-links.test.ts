@@ -83,6 +83,12 @@ describe('external links in the published navigation', () => {
     const after = tabsOf((await get(site.base)).body);
     expect(after).not.toContain('status.acme.test');
     expect(after).toContain('Forum');
+    // They open where the customization says the site's outbound links open.
+    const custom = await site.admin.client.put(`${site.url}/customization`, { externalLinks: { target: 'blank' } });
+    expect(custom.status, JSON.stringify(custom.body)).toBe(200);
+    expect(tabsOf((await get(site.base)).body)).toContain(
+      '<a class="external" href="https://forum.acme.test/" rel="noopener" target="_blank">Forum</a>',
+    );
   });
 
   it('shows a link with a condition only to visitors who meet it', async () => {

@@ -185,7 +185,7 @@ function header(shell: Shell): Element {
       ),
     );
   }
-  const tabs = sectionTabs(reader, shell.section);
+  const tabs = sectionTabs(reader, shell.section, shell.customization.externalLinks.target);
   return h('header.site-header', [
     h('div.header-row', [
       brand,

@@ -19,17 +19,24 @@ const text = (value: string): ElementContent => ({ type: 'text', value });
  * (a draft, or its condition does not hold) or its URL is none an `href` may hold (the API accepts
  * only http(s) URLs; this check keeps a row written any other way from reaching the page).
  */
-function outboundLink(reader: SiteReader, row: SiteExternalLinkRow): Element | null {
+function outboundLink(reader: SiteReader, row: SiteExternalLinkRow, target: 'self' | 'blank'): Element | null {
   const href = reader.externalLinkVisible(row) ? safeUrl(row.url) : null;
   if (href === null || urlScheme(href) === null) return null;
-  return h('a.external', { href, rel: 'noopener' }, [text(row.title)]);
+  const props: Record<string, string> = { href, rel: 'noopener' };
+  if (target === 'blank') props.target = '_blank';
+  return h('a.external', props, [text(row.title)]);
 }
 
 /**
  * Section tabs with the external links among them (section groups as menus); null when the site
- * has neither two sections to choose from nor an external link to show.
+ * has neither two sections to choose from nor an external link to show. External links open as the
+ * customization's `externalLinks.target` says, like the site's other outbound links.
  */
-export function sectionTabs(reader: SiteReader, current: SiteSectionRow | null): Element | null {
+export function sectionTabs(
+  reader: SiteReader,
+  current: SiteSectionRow | null,
+  externalTarget: 'self' | 'blank' = 'self',
+): Element | null {
   const visible = new Set(reader.sections().map((s) => s.id));
   if (visible.size === 0) return null;
   const tab = (section: SiteSectionRow) =>
@@ -37,7 +44,11 @@ export function sectionTabs(reader: SiteReader, current: SiteSectionRow | null):
       text(section.title),
     ]);
   const child = (item: GroupChild): Element | null =>
-    item.kind === 'section' ? (visible.has(item.row.id) ? tab(item.row) : null) : outboundLink(reader, item.row);
+    item.kind === 'section'
+      ? visible.has(item.row.id)
+        ? tab(item.row)
+        : null
+      : outboundLink(reader, item.row, externalTarget);
   const items: Element[] = [];
   let links = 0;
   for (const item of reader.model.structure.top) {
