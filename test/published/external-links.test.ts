@@ -3,6 +3,7 @@
  * section tabs and in group menus; drafts and links whose condition fails left out; a URL the
  * safe-URL check refuses never reaching an `href`, even when written past the API.
  */
+import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { urlScheme } from '../../src/lib/safe-url.js';
 import { createHarness, type Harness } from '../helpers/app.js';
@@ -164,5 +165,54 @@ describe('external links in the published navigation', () => {
     expect(html).not.toContain('data:text/html');
     expect(html).not.toContain('evil.test');
     expect(tabs).not.toContain('Hostile');
+  });
+
+  it('property: the API stores only http(s) URLs, and no URL it stores reaches an href as a script', async () => {
+    const site = await publishedSite();
+    // URLs made of scheme-like pieces, the characters a browser drops or folds, and plain text.
+    const piece = fc.constantFrom(
+      'javascript:',
+      'JavaScript:',
+      'java',
+      'script:',
+      'vbscript:',
+      'data:',
+      'text/html,',
+      'http',
+      'https:',
+      '//',
+      '\t',
+      '\n',
+      '\r',
+      '\u0000',
+      ' ',
+      '&#58;',
+      '%3A',
+      'alert(1)',
+      'evil.test/',
+      '?q=<b>',
+      '"',
+    );
+    const url = fc.oneof(
+      fc.array(piece, { minLength: 1, maxLength: 8 }).map((p) => p.join('')),
+      fc.string(),
+    );
+    await fc.assert(
+      fc.asyncProperty(url, async (candidate) => {
+        const res = await site.admin.client.post(`${site.url}/external-links`, { title: 'Fuzz', url: candidate });
+        if (res.status === 201) {
+          expect(res.body.url).toBe(candidate);
+          expect(urlScheme(candidate)).toMatch(/^https?$/);
+        } else {
+          expect(res.status, JSON.stringify(res.body)).toBe(400);
+        }
+      }),
+      { numRuns: 150, seed: 32 },
+    );
+    const html = (await get(site.base)).body as string;
+    const schemes = [...html.matchAll(/href="([^"]*)"/g)]
+      .map((m) => m[1] as string)
+      .filter((href) => !href.startsWith('data:image/'));
+    expect(schemes.filter((href) => !['http', 'https', 'mailto', 'tel', null].includes(urlScheme(href)))).toEqual([]);
   });
 });
