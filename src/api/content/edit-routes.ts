@@ -13,13 +13,24 @@ import { changeRequestExtras } from '../change-requests/repo.js';
 import { ChangeRequest } from '../change-requests/schemas.js';
 import { ContentChangesBody, ContentChangesQuery, ContentUpdate, ImportBody, ImportResult } from './edit-schemas.js';
 import { presentFile } from './present.js';
-import { editChangeRequestContent, importIntoChangeRequest } from './service.js';
+import { type ExpectedRevision, editChangeRequestContent, importIntoChangeRequest } from './service.js';
 
 const tags = ['change-requests'];
 const CrParams = {
   spaceId: Type.String({ minLength: 1 }),
   changeRequestId: Type.String({ minLength: 1 }),
 };
+
+/**
+ * `If-Match` on a batch edit names the change request's revision (`"<revision id>"`, several
+ * separated by commas, or `*`); weak tags (`W/"…"`) never match, as in RFC 9110's strong comparison.
+ */
+function expectedRevision(value: string | string[] | undefined): ExpectedRevision {
+  if (value === undefined) return undefined;
+  const text = Array.isArray(value) ? value.join(', ') : value;
+  if (text.trim() === '*') return '*';
+  return [...text.matchAll(/(W\/)?"([^"]*)"/g)].filter((m) => !m[1]).map((m) => m[2] as string);
+}
 
 export default async function contentEditRoutes(app: App) {
   app.post(
@@ -42,7 +53,10 @@ export default async function contentEditRoutes(app: App) {
         spaceId,
         changeRequestId,
         request.body.changes as Change[],
-        { allowPrivateFetch: app.config.fetchAllowPrivate },
+        {
+          allowPrivateFetch: app.config.fetchAllowPrivate,
+          expectedRevision: expectedRevision(request.headers['if-match']),
+        },
       );
       const { space, changeRequest } = edit;
       const extras = await changeRequestExtras(app.db, [changeRequest]);

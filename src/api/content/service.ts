@@ -9,6 +9,7 @@ import { runImport } from '../../content/importers/index.js';
 import { type Snapshot, writeRevision } from '../../content/store.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
+import { ApiError } from '../../lib/errors.js';
 import { findSpaceRow } from '../../services/live.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
 import { recordChangeRequestEvent } from '../change-requests/events.js';
@@ -23,14 +24,45 @@ async function editable(ctx: ServiceContext, spaceId: string, changeRequestKey: 
   return { space: access.space, changeRequest: access.changeRequest, base };
 }
 
-/** Writes the revision on top of `base` and moves the change request to it (compare-and-set). */
+/**
+ * The revisions an `If-Match` on a batch edit accepts: the change request's revision ids as strong
+ * entity tags (`"<revision>"`), or `'*'` (any revision: the change request exists). Undefined: no
+ * precondition.
+ */
+export type ExpectedRevision = '*' | string[] | undefined;
+
+/** 412 naming the change request's current revision (also as its entity tag in `ETag`). */
+function revisionChanged(current: string): ApiError {
+  return new ApiError(
+    412,
+    `If-Match: the change request is at revision ${current} now (in the ETag header); read it again or send that revision`,
+    { etag: `"${current}"` },
+  );
+}
+
+function requireRevision(expected: ExpectedRevision, current: string): void {
+  if (expected === undefined || expected === '*') return;
+  if (!expected.includes(current)) throw revisionChanged(current);
+}
+
+/**
+ * Writes the revision on top of `base` and moves the change request to it (compare-and-set). With
+ * an `If-Match`, losing the compare-and-set means another edit landed after the check: a 412 with
+ * the revision that won, never a silent overwrite.
+ */
 function commit(
   ctx: ServiceContext,
   changeRequest: ChangeRequestRow,
   base: Snapshot,
   content: Pick<Snapshot, 'pages' | 'files' | 'reusableContents'>,
+  expected: ExpectedRevision = undefined,
 ): Promise<Snapshot> {
   return inTransaction(ctx.db, async (trx) => {
+    if (expected !== undefined && expected !== '*') {
+      // Read inside the transaction: the compare-and-set below fails if it moves after this.
+      const now = await findChangeRequest(trx, changeRequest.space_id, changeRequest.id);
+      requireRevision(expected, now?.revision_id ?? base.id);
+    }
     const written = await writeRevision(trx, {
       spaceId: changeRequest.space_id,
       parents: [base.id],
@@ -40,7 +72,13 @@ function commit(
       reusableContents: content.reusableContents,
       createdBy: actingUser(ctx).id,
     });
-    await advanceChangeRequest(trx, changeRequest.id, base.id, written.id);
+    try {
+      await advanceChangeRequest(trx, changeRequest.id, base.id, written.id);
+    } catch (error) {
+      if (expected === undefined || !(error instanceof ApiError) || error.statusCode !== 409) throw error;
+      const now = await findChangeRequest(ctx.db, changeRequest.space_id, changeRequest.id);
+      throw revisionChanged(now?.revision_id ?? base.id);
+    }
     await recordChangeRequestEvent(trx, ctx, 'change_request.updated', changeRequest.space_id, changeRequest.id);
     return written;
   });
@@ -54,22 +92,27 @@ export interface ContentEdit {
   revision: Snapshot;
 }
 
-/** Applies a batch of page, file and reusable-content changes to the change request's content. */
+/**
+ * Applies a batch of page, file and reusable-content changes to the change request's content.
+ * `expectedRevision` (the request's `If-Match`) is checked before any work and again in the
+ * transaction that moves the change request, so a mismatch writes nothing.
+ */
 export async function editChangeRequestContent(
   ctx: ServiceContext,
   spaceId: string,
   changeRequestKey: string,
   changes: Change[],
-  options: { allowPrivateFetch: boolean },
+  options: { allowPrivateFetch: boolean; expectedRevision?: ExpectedRevision },
 ): Promise<ContentEdit> {
   const { space, changeRequest, base } = await editable(ctx, spaceId, changeRequestKey, 'edit change requests');
+  requireRevision(options.expectedRevision, changeRequest.revision_id);
   // Bodies and bytes are content-addressed, so they are stored outside the transaction (which
   // then stays short, without fetches); if the revision is not written they are unused rows.
   const applied = await applyBatch(ctx.db, base, changes, {
     allowPrivateFetch: options.allowPrivateFetch,
     maxFileBytes: MAX_FILE_BYTES,
   });
-  const revision = await commit(ctx, changeRequest, base, applied);
+  const revision = await commit(ctx, changeRequest, base, applied, options.expectedRevision);
   // As stored now: the space's live revision decides whether the change request is outdated.
   const [freshSpace, fresh] = await Promise.all([
     findSpaceRow(ctx.db, space.id),
