@@ -5,6 +5,7 @@
  * webhooks, audit log) under `/o/{org}/`.
  */
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
+import { lazy } from 'react';
 import { basePath } from './base';
 import { AccountScreen } from './features/account/AccountScreen';
 import { AuditScreen } from './features/audit/AuditScreen';
@@ -23,6 +24,10 @@ import { SpaceScreen } from './features/spaces/SpaceScreen';
 import { TeamsScreen } from './features/teams/TeamsScreen';
 import { WebhookScreen } from './features/webhooks/WebhookScreen';
 import { WebhooksScreen } from './features/webhooks/WebhooksScreen';
+
+// The editor (TipTap and all) and the change request preview load only when opened.
+const EditorScreen = lazy(() => import('./features/editor/EditorScreen'));
+const PreviewScreen = lazy(() => import('./features/editor/PreviewScreen'));
 
 const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
 
@@ -107,6 +112,30 @@ export const changeRequestRoute = createRoute({
   component: ChangeRequestScreen,
 });
 
+const editRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/s/$spaceId/~/changes/$number/edit',
+  component: () => <EditorScreen />,
+});
+
+const editPageRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/s/$spaceId/~/changes/$number/edit/$pageId',
+  component: () => <EditorScreen />,
+});
+
+const previewRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/s/$spaceId/~/changes/$number/preview',
+  component: () => <PreviewScreen />,
+});
+
+const previewPageRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/s/$spaceId/~/changes/$number/preview/$pageId',
+  component: () => <PreviewScreen />,
+});
+
 export const pageByPathRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/s/$spaceId/$',
@@ -131,6 +160,10 @@ const routeTree = rootRoute.addChildren([
   pageByIdRoute,
   changeRequestsRoute,
   changeRequestRoute,
+  editRoute,
+  editPageRoute,
+  previewRoute,
+  previewPageRoute,
   pageByPathRoute,
 ]);
 

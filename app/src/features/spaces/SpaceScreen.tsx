@@ -7,6 +7,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { Suspense } from 'react';
 import type { RevisionPage } from '../../api/types';
 import { DocumentView, type RevisionFile } from '../document/Document';
+import { EditButton } from '../editor/EditButton';
 import { Loading } from '../layout/Loading';
 import { OrganizationNav } from '../organizations/OrganizationNav';
 import { SearchBox } from '../search/SearchBox';
@@ -45,6 +46,7 @@ export function SpaceScreen() {
               admin: space.permissions.admin,
             }}
           />
+          · <EditButton spaceId={space.id} pageId={page?.id} />
         </p>
         <SearchBox spaceId={space.id} label={`Search in ${space.title}`} />
         {page ? (

@@ -1,0 +1,264 @@
+/**
+ * The page tree while editing a change request: "New page", "New group", "New link"; per page a menu
+ * to rename, set the emoji and description, move (up, down, indent, outdent: the keyboard's way) and
+ * delete; pages can also be dragged before another. Every change is a batch operation through the
+ * session's queue. A deletion waits a few seconds behind an "Undo" before it is sent.
+ */
+import { Link, useNavigate } from '@tanstack/react-router';
+import { DropdownMenu } from 'radix-ui';
+import { useEffect, useRef, useState } from 'react';
+import type { RevisionPage } from '../../api/types';
+import { type Field, FieldsDialog } from './FieldsDialog';
+import type { Change } from './save-queue';
+import { useEditSession } from './session';
+import { type MoveKind, moveBefore, moveStep, without } from './tree-ops';
+
+const UNDO_MS = 6000;
+
+interface Asking {
+  title: string;
+  fields: Field[];
+  changes: (values: Record<string, string>) => Change[];
+}
+
+type TreePage = RevisionPage & { description?: string };
+
+export function EditPageTree({ pages, currentPageId }: { pages: TreePage[]; currentPageId?: string }) {
+  const session = useEditSession();
+  const { spaceId, number } = session;
+  const navigate = useNavigate();
+  const [error, setError] = useState<string | null>(null);
+  const [asking, setAsking] = useState<Asking | null>(null);
+  const [deleting, setDeleting] = useState<TreePage | null>(null);
+  const deleteTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const dragged = useRef<string | null>(null);
+
+  const run = async (changes: Change[]) => {
+    setError(null);
+    return session.runTree(changes, setError);
+  };
+
+  const commitDelete = (page: TreePage) => {
+    clearTimeout(deleteTimer.current);
+    setDeleting(null);
+    void run([{ operation: 'delete_page', page: page.id }]);
+  };
+  // Leaving the editor before the undo expires still deletes: it was asked for.
+  const pending = useRef<TreePage | null>(null);
+  pending.current = deleting;
+  useEffect(
+    () => () => {
+      if (pending.current) commitDelete(pending.current);
+    },
+    // biome-ignore lint/correctness/useExhaustiveDependencies: on unmount only
+    [],
+  );
+
+  const startDelete = (page: TreePage) => {
+    if (deleting) commitDelete(deleting);
+    setDeleting(page);
+    deleteTimer.current = setTimeout(() => commitDelete(page), UNDO_MS);
+    if (page.id === currentPageId) void navigate({ to: '/s/$spaceId/~/changes/$number/edit', params: { spaceId, number } });
+  };
+  const undoDelete = () => {
+    clearTimeout(deleteTimer.current);
+    setDeleting(null);
+  };
+
+  const newPage = async () => {
+    const answer = await run([{ operation: 'insert_page', title: 'Untitled', document: { markdown: '' } }]);
+    const created = answer?.changes?.find((c) => c.object === 'created_page')?.page;
+    const pageId = typeof created === 'string' ? created : created?.id;
+    if (pageId) void navigate({ to: '/s/$spaceId/~/changes/$number/edit/$pageId', params: { spaceId, number, pageId } });
+  };
+
+  const act = (page: TreePage, action: string) => {
+    const field = (name: string, label: string, value = '', maxLength = 255): Field => ({ name, label, value, maxLength });
+    if (action === 'rename')
+      setAsking({
+        title: `Rename “${page.title}”`,
+        fields: [{ ...field('title', 'Title', page.title), required: true }],
+        changes: (v) => [{ operation: 'update_page', page: page.id, title: v.title ?? '' }],
+      });
+    else if (action === 'emoji')
+      setAsking({
+        title: `Emoji of “${page.title}”`,
+        fields: [field('emoji', 'Emoji (empty for none)', page.emoji, 50)],
+        changes: (v) => [{ operation: 'update_page', page: page.id, emoji: v.emoji ?? '' }],
+      });
+    else if (action === 'description')
+      setAsking({
+        title: `Description of “${page.title}”`,
+        fields: [field('description', 'Description', page.description, 1000)],
+        changes: (v) => [{ operation: 'update_page', page: page.id, description: v.description ?? '' }],
+      });
+    else if (action === 'delete') startDelete(page);
+    else {
+      const change = moveStep(pages, page.id, action as MoveKind);
+      if (change) void run([change]);
+    }
+  };
+
+  const shown = deleting ? without(pages, deleting.id) : pages;
+  return (
+    <nav className="page-tree edit-tree" aria-label="Pages of the change request">
+      <div className="tree-actions">
+        <button type="button" onClick={() => void newPage()}>
+          New page
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            setAsking({
+              title: 'New group',
+              fields: [{ name: 'title', label: 'Title', required: true, maxLength: 255 }],
+              changes: (v) => [{ operation: 'insert_page', type: 'group', title: v.title ?? '' }],
+            })
+          }
+        >
+          New group
+        </button>
+        <button
+          type="button"
+          onClick={() =>
+            setAsking({
+              title: 'New link',
+              fields: [
+                { name: 'title', label: 'Title', required: true, maxLength: 255 },
+                { name: 'url', label: 'Address', type: 'url', required: true },
+              ],
+              changes: (v) => [
+                { operation: 'insert_page', type: 'link', title: v.title ?? '', target: { kind: 'url', url: v.url ?? '' } },
+              ],
+            })
+          }
+        >
+          New link
+        </button>
+      </div>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      <TreeList
+        pages={shown}
+        currentPageId={currentPageId}
+        onAct={act}
+        onDragStart={(id) => {
+          dragged.current = id;
+        }}
+        onDrop={(targetId) => {
+          const id = dragged.current;
+          dragged.current = null;
+          const change = id ? moveBefore(pages, id, targetId) : null;
+          if (change) void run([change]);
+        }}
+      />
+      {deleting ? (
+        <div className="toast" role="status">
+          Deleted “{deleting.title}”.{' '}
+          <button type="button" onClick={undoDelete}>
+            Undo
+          </button>
+        </div>
+      ) : null}
+      {asking ? (
+        <FieldsDialog
+          title={asking.title}
+          fields={asking.fields}
+          onClose={() => setAsking(null)}
+          onSave={(values) => {
+            setAsking(null);
+            void run(asking.changes(values));
+          }}
+        />
+      ) : null}
+    </nav>
+  );
+}
+
+const ACTIONS: [string, string][] = [
+  ['rename', 'Rename…'],
+  ['emoji', 'Emoji…'],
+  ['description', 'Description…'],
+  ['up', 'Move up'],
+  ['down', 'Move down'],
+  ['indent', 'Indent'],
+  ['outdent', 'Outdent'],
+  ['delete', 'Delete'],
+];
+
+function TreeList({
+  pages,
+  currentPageId,
+  onAct,
+  onDragStart,
+  onDrop,
+}: {
+  pages: TreePage[];
+  currentPageId?: string;
+  onAct: (page: TreePage, action: string) => void;
+  onDragStart: (id: string) => void;
+  onDrop: (targetId: string) => void;
+}) {
+  const session = useEditSession();
+  if (pages.length === 0) return null;
+  return (
+    <ul className="tree">
+      {pages.map((page) => (
+        <li
+          key={page.id}
+          draggable
+          onDragStart={(event) => {
+            event.stopPropagation();
+            event.dataTransfer.setData('text/plain', page.id);
+            onDragStart(page.id);
+          }}
+          onDragOver={(event) => event.preventDefault()}
+          onDrop={(event) => {
+            event.preventDefault();
+            event.stopPropagation();
+            onDrop(page.id);
+          }}
+        >
+          <span className="tree-row">
+            {page.type === 'document' ? (
+              <Link
+                to="/s/$spaceId/~/changes/$number/edit/$pageId"
+                params={{ spaceId: session.spaceId, number: session.number, pageId: page.id }}
+                aria-current={page.id === currentPageId ? 'page' : undefined}
+              >
+                {page.emoji ? <span aria-hidden="true">{page.emoji} </span> : null}
+                {page.title}
+              </Link>
+            ) : (
+              <span className={page.type === 'group' ? 'group-title' : undefined}>{page.title}</span>
+            )}
+            <DropdownMenu.Root modal={false}>
+              <DropdownMenu.Trigger className="tree-menu" aria-label={`Actions for ${page.title}`}>
+                ⋯
+              </DropdownMenu.Trigger>
+              <DropdownMenu.Portal>
+                <DropdownMenu.Content className="menu" align="start" sideOffset={4}>
+                  {ACTIONS.map(([action, label]) => (
+                    <DropdownMenu.Item key={action} className="menu-item" onSelect={() => onAct(page, action)}>
+                      {label}
+                    </DropdownMenu.Item>
+                  ))}
+                </DropdownMenu.Content>
+              </DropdownMenu.Portal>
+            </DropdownMenu.Root>
+          </span>
+          <TreeList
+            pages={page.pages ?? []}
+            currentPageId={currentPageId}
+            onAct={onAct}
+            onDragStart={onDragStart}
+            onDrop={onDrop}
+          />
+        </li>
+      ))}
+    </ul>
+  );
+}

@@ -1,0 +1,171 @@
+/**
+ * One page of the change request being edited: its title ("Page title") and body, saved about
+ * 600 ms after typing stops as one `update_page` batch edit through the session's queue (so with
+ * `If-Match`). Leaving with unsaved work asks first (the router's blocker and `beforeunload`);
+ * moving to another page of the same change request saves at once instead of asking.
+ */
+import { useSuspenseQuery } from '@tanstack/react-query';
+import type { Editor as TiptapEditor } from '@tiptap/core';
+import { useBlocker } from '@tanstack/react-router';
+import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Editor } from './Editor';
+import { Modal } from './Modal';
+import { documentToEditor, editorToDocument } from './model';
+import { crPageQuery } from './queries';
+import { ConflictError } from './save-queue';
+import { useEditSession } from './session';
+
+const SAVE_DELAY_MS = 600;
+
+type Status = 'saved' | 'unsaved' | 'saving' | 'conflict' | 'error';
+const STATUS_TEXT: Record<Status, string> = {
+  saved: 'All changes saved',
+  unsaved: 'Unsaved changes',
+  saving: 'Saving…',
+  conflict: 'Not saved: someone else saved first',
+  error: 'Not saved',
+};
+
+export function PageEditor({ pageId }: { pageId: string }) {
+  const session = useEditSession();
+  const { spaceId, number } = session;
+  const { data: page } = useSuspenseQuery(crPageQuery(spaceId, number, pageId));
+  const [title, setTitle] = useState(page.title);
+  const [status, setStatus] = useState<Status>('saved');
+  const [error, setError] = useState<string | null>(null);
+  const editor = useRef<TiptapEditor | null>(null);
+  const titleRef = useRef(title);
+  const edits = useRef({ version: 0, saved: 0 });
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const titleId = useId();
+  const [initial] = useState(() => documentToEditor(page.document));
+
+  const dirty = () => edits.current.version !== edits.current.saved;
+
+  const save = useCallback(async () => {
+    clearTimeout(timer.current);
+    const body = editor.current;
+    if (!body || !dirty()) return;
+    const version = edits.current.version;
+    const name = titleRef.current.trim();
+    setStatus('saving');
+    try {
+      await session.queue.run([
+        {
+          operation: 'update_page',
+          page: pageId,
+          ...(name ? { title: name } : {}),
+          document: { document: editorToDocument(body.getJSON()) },
+        },
+      ]);
+      edits.current.saved = Math.max(edits.current.saved, version);
+      setError(null);
+      setStatus(dirty() ? 'unsaved' : 'saved');
+      if (name !== page.title) session.refreshTree();
+    } catch (failure) {
+      if (failure instanceof ConflictError) {
+        setStatus('conflict');
+        session.reportConflict({ retry: [] });
+      } else {
+        setStatus('error');
+        setError(failure instanceof Error ? failure.message : String(failure));
+      }
+    }
+  }, [session, pageId, page.title]);
+
+  const changed = useCallback(() => {
+    edits.current.version += 1;
+    setStatus('unsaved');
+    clearTimeout(timer.current);
+    // Nothing is sent while a conflict waits for the person's choice.
+    if (!session.queue.stopped) timer.current = setTimeout(() => void save(), SAVE_DELAY_MS);
+  }, [save, session.queue]);
+
+  // The session reaches this page to reload it or save it after a conflict.
+  useEffect(() => {
+    session.openPage.current = {
+      pageId,
+      saveNow: () => void save(),
+      reload: (theirs) => {
+        editor.current?.commands.setContent(documentToEditor(theirs?.document), { emitUpdate: false });
+        const theirTitle = theirs?.title ?? titleRef.current;
+        titleRef.current = theirTitle;
+        setTitle(theirTitle);
+        edits.current.saved = edits.current.version;
+        setStatus('saved');
+      },
+    };
+    return () => {
+      // Leaving the page (to another one of the change request): what is typed is saved now.
+      if (dirty()) void save();
+      session.openPage.current = null;
+    };
+  }, [session, pageId, save]);
+
+  const blocker = useBlocker({
+    shouldBlockFn: ({ next }) => {
+      if (!dirty()) return false;
+      return !next.pathname.includes(`/~/changes/${number}/edit`);
+    },
+    enableBeforeUnload: dirty,
+    withResolver: true,
+  });
+
+  const command = (run: (e: TiptapEditor) => void) => () => {
+    if (editor.current) run(editor.current);
+  };
+
+  return (
+    <article className="page-editor">
+      <div className="editor-status">
+        <p role="status" className="muted">
+          {STATUS_TEXT[status]}
+        </p>
+        <button type="button" onClick={command((e) => e.chain().focus().undo().run())}>
+          Undo
+        </button>
+        <button type="button" onClick={command((e) => e.chain().focus().redo().run())}>
+          Redo
+        </button>
+      </div>
+      {error ? (
+        <p role="alert" className="error">
+          {error}
+        </p>
+      ) : null}
+      <label htmlFor={titleId} className="visually-hidden">
+        Page title
+      </label>
+      <input
+        id={titleId}
+        className="title-input"
+        value={title}
+        placeholder="Untitled"
+        maxLength={255}
+        onChange={(event) => {
+          titleRef.current = event.target.value;
+          setTitle(event.target.value);
+          changed();
+        }}
+      />
+      <Editor
+        initial={initial}
+        onChange={changed}
+        onReady={(created) => {
+          editor.current = created;
+        }}
+      />
+      <Modal open={blocker.status === 'blocked'} title="Leave without saving?" onClose={() => blocker.reset?.()}>
+        <p>Your latest changes to this page are not saved yet.</p>
+        <div className="actions">
+          <button type="button" onClick={() => blocker.reset?.()}>
+            Stay
+          </button>
+          <button type="button" onClick={() => blocker.proceed?.()}>
+            Leave
+          </button>
+        </div>
+      </Modal>
+    </article>
+  );
+}

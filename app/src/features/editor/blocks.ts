@@ -1,0 +1,94 @@
+/**
+ * The blocks the "/" menu inserts, named as the Document format's block types are shown to writers.
+ * Each needs a node of the editor's schema (`node`): a block the model does not have is not offered.
+ * They use TipTap's commands by node name, so they hold whatever extensions the model brings.
+ */
+import type { Editor, Range } from '@tiptap/core';
+
+export interface BlockChoice {
+  title: string;
+  /** More words it is found by. */
+  keywords: string[];
+  /** The schema node it needs. */
+  node: string;
+  run: (editor: Editor, range: Range) => void;
+}
+
+const chain = (editor: Editor, range: Range) => editor.chain().focus().deleteRange(range);
+
+export const BLOCKS: BlockChoice[] = [
+  { title: 'Text', keywords: ['paragraph'], node: 'paragraph', run: (e, r) => chain(e, r).setParagraph().run() },
+  ...([1, 2, 3] as const).map(
+    (level): BlockChoice => ({
+      title: `Heading ${level}`,
+      keywords: ['title', `h${level}`],
+      node: 'heading',
+      run: (e, r) => chain(e, r).setNode('heading', { level }).run(),
+    }),
+  ),
+  {
+    title: 'Bulleted list',
+    keywords: ['unordered', 'bullet'],
+    node: 'bulletList',
+    run: (e, r) => chain(e, r).toggleList('bulletList', 'listItem').run(),
+  },
+  {
+    title: 'Numbered list',
+    keywords: ['ordered', 'number'],
+    node: 'orderedList',
+    run: (e, r) => chain(e, r).toggleList('orderedList', 'listItem').run(),
+  },
+  {
+    title: 'Task list',
+    keywords: ['todo', 'checkbox'],
+    node: 'taskList',
+    run: (e, r) => chain(e, r).toggleList('taskList', 'taskItem').run(),
+  },
+  {
+    title: 'Code block',
+    keywords: ['code', 'snippet', 'pre'],
+    node: 'codeBlock',
+    run: (e, r) => chain(e, r).setNode('codeBlock').run(),
+  },
+  {
+    title: 'Hint',
+    keywords: ['callout', 'info', 'warning', 'note'],
+    // The document model's hint node; a model without one gets a quote (see model.ts).
+    node: 'hint',
+    run: (e, r) => chain(e, r).wrapIn('hint').run(),
+  },
+  {
+    title: 'Table',
+    keywords: ['grid', 'rows', 'columns'],
+    node: 'table',
+    run: (e, r) => chain(e, r).insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run(),
+  },
+  { title: 'Quote', keywords: ['blockquote'], node: 'blockquote', run: (e, r) => chain(e, r).wrapIn('blockquote').run() },
+  {
+    title: 'Divider',
+    keywords: ['rule', 'separator', 'hr'],
+    node: 'horizontalRule',
+    run: (e, r) => chain(e, r).setHorizontalRule().run(),
+  },
+];
+
+/** A hint falls back to a quote when the schema has no hint node (the placeholder model). */
+function available(nodes: Record<string, unknown>): BlockChoice[] {
+  return BLOCKS.flatMap((block) => {
+    if (nodes[block.node]) return [block];
+    if (block.node === 'hint' && nodes.blockquote) {
+      return [{ ...block, node: 'blockquote', run: (e: Editor, r: Range) => chain(e, r).wrapIn('blockquote').run() }];
+    }
+    return [];
+  });
+}
+
+/** The choices for what was typed after "/": by title first, then by keyword; all when nothing was. */
+export function matchBlocks(nodes: Record<string, unknown>, query: string): BlockChoice[] {
+  const q = query.trim().toLowerCase();
+  const blocks = available(nodes);
+  if (!q) return blocks;
+  const byTitle = blocks.filter((b) => b.title.toLowerCase().includes(q));
+  const byKeyword = blocks.filter((b) => !byTitle.includes(b) && b.keywords.some((k) => k.includes(q)));
+  return [...byTitle, ...byKeyword];
+}

@@ -1,0 +1,88 @@
+/**
+ * What the editor reads and writes through the API: the person's own open change request of a space
+ * (found or started), its content and pages, its batch edits (with `If-Match`), its reviewers.
+ */
+import { queryOptions } from '@tanstack/react-query';
+import { request, requestAll } from '../../api/client';
+import type { Revision } from '../../api/types';
+import type { ChangeRequest } from '../change-requests/types';
+import type { PageDocument } from '../document/types';
+import type { BatchAnswer, Change, SendBatch } from './save-queue';
+
+const spacePath = (spaceId: string) => `/v1/spaces/${encodeURIComponent(spaceId)}`;
+export const crPath = (spaceId: string, number: string | number) =>
+  `${spacePath(spaceId)}/change-requests/${encodeURIComponent(String(number))}`;
+
+/**
+ * The person's own open change request of the space (the most recently updated), or a new one: edits
+ * never touch the live content.
+ */
+export async function openOwnChangeRequest(spaceId: string, userId: string): Promise<ChangeRequest> {
+  const mine = await request<{ items: ChangeRequest[] }>(
+    `${spacePath(spaceId)}/change-requests?status=open&creator=${encodeURIComponent(userId)}&orderBy=updatedAt&limit=1`,
+  );
+  const found = mine.items[0];
+  if (found) return found;
+  return request<ChangeRequest>(`${spacePath(spaceId)}/change-requests`, {
+    method: 'POST',
+    body: { subject: 'Edits' },
+  });
+}
+
+/** Keys under the change request, so that one invalidation refreshes all the editor shows of it. */
+const crKey = (spaceId: string, number: string) => ['spaces', spaceId, 'change-requests', 'one', number] as const;
+
+export const crContentQuery = (spaceId: string, number: string) =>
+  queryOptions({
+    queryKey: [...crKey(spaceId, number), 'content'],
+    queryFn: ({ signal }) => request<Revision>(`${crPath(spaceId, number)}/content`, { signal }),
+  });
+
+export const crPageQuery = (spaceId: string, number: string, pageId: string) =>
+  queryOptions({
+    queryKey: [...crKey(spaceId, number), 'content', 'page', pageId],
+    queryFn: ({ signal }) =>
+      request<PageDocument>(`${crPath(spaceId, number)}/content/page/${encodeURIComponent(pageId)}`, { signal }),
+    // The editor owns the page while it is open: a refetch must not replace what is being typed;
+    // and once it is closed the page is read again next time (gcTime 0), never from an old copy.
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+    refetchOnWindowFocus: false,
+  });
+
+/** A page of the change request as the preview shows it: read fresh. */
+export const previewPageQuery = (spaceId: string, number: string, pageId: string) =>
+  queryOptions({
+    queryKey: [...crKey(spaceId, number), 'preview', pageId],
+    queryFn: ({ signal }) =>
+      request<PageDocument>(`${crPath(spaceId, number)}/content/page/${encodeURIComponent(pageId)}`, { signal }),
+    staleTime: 0,
+  });
+
+/** The change request's batch edit, conditional on the revision named by `ifMatch`. */
+export function batchSender(spaceId: string, number: string): SendBatch {
+  return async (changes: Change[], ifMatch: string): Promise<BatchAnswer> => {
+    const answer = await request<{ changeRequest: ChangeRequest; changes: BatchAnswer['changes'] }>(
+      `${crPath(spaceId, number)}/content?compat=false`,
+      { method: 'POST', body: { changes }, headers: { 'if-match': ifMatch } },
+    );
+    return { revision: answer.changeRequest.revision, changes: answer.changes };
+  };
+}
+
+export interface Member {
+  id: string;
+  role: string | null;
+  user: { id: string; displayName: string; email?: string };
+}
+
+export const membersQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['orgs', organizationId, 'members'],
+    queryFn: ({ signal }) => requestAll<Member>(`/v1/orgs/${encodeURIComponent(organizationId)}/members`, signal),
+  });
+
+/** Asks `users` to review the change request (the official requested-reviewers operation). */
+export function requestReviewers(spaceId: string, number: string, users: string[]): Promise<unknown> {
+  return request(`${crPath(spaceId, number)}/requested-reviewers`, { method: 'POST', body: { users } });
+}
