@@ -56,8 +56,8 @@ export function ConflictDialog() {
   return (
     <Modal open={conflict !== null} title="Someone else saved changes" onClose={session.resolve}>
       <p>
-        This change request was saved elsewhere after you opened it. Your changes are not saved yet. Here is the page
-        as it is now saved:
+        This change request was saved elsewhere after you opened it. Your changes are not saved yet. Here is the page as
+        it is now saved:
       </p>
       {theirs.error ? (
         <p role="alert" className="error">

@@ -8,6 +8,7 @@ import { Link, useNavigate } from '@tanstack/react-router';
 import { DropdownMenu } from 'radix-ui';
 import { useEffect, useRef, useState } from 'react';
 import type { RevisionPage } from '../../api/types';
+import { firstDocument } from '../spaces/pages';
 import { type Field, FieldsDialog } from './FieldsDialog';
 import type { Change } from './save-queue';
 import { useEditSession } from './session';
@@ -44,21 +45,26 @@ export function EditPageTree({ pages, currentPageId }: { pages: TreePage[]; curr
     void run([{ operation: 'delete_page', page: page.id }]);
   };
   // Leaving the editor before the undo expires still deletes: it was asked for.
-  const pending = useRef<TreePage | null>(null);
-  pending.current = deleting;
-  useEffect(
-    () => () => {
-      if (pending.current) commitDelete(pending.current);
-    },
-    // biome-ignore lint/correctness/useExhaustiveDependencies: on unmount only
-    [],
-  );
+  const onLeave = useRef<() => void>(() => undefined);
+  onLeave.current = () => {
+    if (deleting) commitDelete(deleting);
+  };
+  useEffect(() => () => onLeave.current(), []);
 
   const startDelete = (page: TreePage) => {
     if (deleting) commitDelete(deleting);
     setDeleting(page);
     deleteTimer.current = setTimeout(() => commitDelete(page), UNDO_MS);
-    if (page.id === currentPageId) void navigate({ to: '/s/$spaceId/~/changes/$number/edit', params: { spaceId, number } });
+    // Off the page that goes, to another of the change request (not `…/edit`, another screen, which
+    // would unmount this tree and so send the deletion before its undo expires).
+    if (page.id === currentPageId) {
+      const next = firstDocument(without(pages, page.id));
+      if (next)
+        void navigate({
+          to: '/s/$spaceId/~/changes/$number/edit/$pageId',
+          params: { spaceId, number, pageId: next.id },
+        });
+    }
   };
   const undoDelete = () => {
     clearTimeout(deleteTimer.current);
@@ -69,11 +75,17 @@ export function EditPageTree({ pages, currentPageId }: { pages: TreePage[]; curr
     const answer = await run([{ operation: 'insert_page', title: 'Untitled', document: { markdown: '' } }]);
     const created = answer?.changes?.find((c) => c.object === 'created_page')?.page;
     const pageId = typeof created === 'string' ? created : created?.id;
-    if (pageId) void navigate({ to: '/s/$spaceId/~/changes/$number/edit/$pageId', params: { spaceId, number, pageId } });
+    if (pageId)
+      void navigate({ to: '/s/$spaceId/~/changes/$number/edit/$pageId', params: { spaceId, number, pageId } });
   };
 
   const act = (page: TreePage, action: string) => {
-    const field = (name: string, label: string, value = '', maxLength = 255): Field => ({ name, label, value, maxLength });
+    const field = (name: string, label: string, value = '', maxLength = 255): Field => ({
+      name,
+      label,
+      value,
+      maxLength,
+    });
     if (action === 'rename')
       setAsking({
         title: `Rename “${page.title}”`,
@@ -128,7 +140,12 @@ export function EditPageTree({ pages, currentPageId }: { pages: TreePage[]; curr
                 { name: 'url', label: 'Address', type: 'url', required: true },
               ],
               changes: (v) => [
-                { operation: 'insert_page', type: 'link', title: v.title ?? '', target: { kind: 'url', url: v.url ?? '' } },
+                {
+                  operation: 'insert_page',
+                  type: 'link',
+                  title: v.title ?? '',
+                  target: { kind: 'url', url: v.url ?? '' },
+                },
               ],
             })
           }

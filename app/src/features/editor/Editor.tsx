@@ -3,9 +3,9 @@
  * model's extensions, Markdown shortcuts (their input rules: `#`, `-`, `1.`, `>`, three backticks,
  * `**…**`), undo and redo (TipTap's history, kept across saves), and the "/" menu.
  */
-import type { Editor as TiptapEditor, JSONContent } from '@tiptap/core';
+import type { JSONContent, Editor as TiptapEditor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { useMemo } from 'react';
+import { useEffect, useMemo } from 'react';
 import { extensions } from './model';
 import { SlashMenu } from './SlashMenu';
 import { SlashStore, slashCommand } from './slash';
@@ -35,9 +35,12 @@ export function Editor({
         class: 'editor-body',
       },
     },
-    onCreate: ({ editor: created }) => onReady(created),
     onUpdate: () => onChange(),
   });
+  // The editor useEditor hands out (under StrictMode a first one is made and destroyed: not onCreate's).
+  useEffect(() => {
+    if (editor) onReady(editor);
+  }, [editor, onReady]);
   return (
     <div className="editor">
       <EditorContent editor={editor} />

@@ -15,9 +15,9 @@ import { ConflictDialog } from './ConflictDialog';
 import { EditPageTree } from './EditPageTree';
 import { PageEditor } from './PageEditor';
 import { batchSender, crContentQuery } from './queries';
+import { SubmitDialog } from './SubmitDialog';
 import type { SendBatch } from './save-queue';
 import { EditSessionProvider } from './session';
-import { SubmitDialog } from './SubmitDialog';
 import './editor.css';
 
 export default function EditorScreen() {
@@ -61,7 +61,13 @@ export default function EditorScreen() {
   if (!pageId) {
     const first = firstDocument(content.pages);
     if (first)
-      return <Navigate to="/s/$spaceId/~/changes/$number/edit/$pageId" params={{ spaceId, number, pageId: first.id }} replace />;
+      return (
+        <Navigate
+          to="/s/$spaceId/~/changes/$number/edit/$pageId"
+          params={{ spaceId, number, pageId: first.id }}
+          replace
+        />
+      );
   }
 
   return (

@@ -5,8 +5,8 @@
  * moving to another page of the same change request saves at once instead of asking.
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
-import type { Editor as TiptapEditor } from '@tiptap/core';
 import { useBlocker } from '@tanstack/react-router';
+import type { Editor as TiptapEditor } from '@tiptap/core';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Editor } from './Editor';
 import { Modal } from './Modal';
@@ -16,6 +16,9 @@ import { ConflictError } from './save-queue';
 import { useEditSession } from './session';
 
 const SAVE_DELAY_MS = 600;
+
+/** Whether edits were made after the last one saved. */
+const unsaved = (edits: { version: number; saved: number }) => edits.version !== edits.saved;
 
 type Status = 'saved' | 'unsaved' | 'saving' | 'conflict' | 'error';
 const STATUS_TEXT: Record<Status, string> = {
@@ -27,8 +30,9 @@ const STATUS_TEXT: Record<Status, string> = {
 };
 
 export function PageEditor({ pageId }: { pageId: string }) {
-  const session = useEditSession();
-  const { spaceId, number } = session;
+  // Only the session's stable parts: its value changes with the conflict state, which must not
+  // re-run the effects below (their cleanup saves, which would report the conflict again…).
+  const { spaceId, number, queue, reportConflict, refreshTree, openPage } = useEditSession();
   const { data: page } = useSuspenseQuery(crPageQuery(spaceId, number, pageId));
   const [title, setTitle] = useState(page.title);
   const [status, setStatus] = useState<Status>('saved');
@@ -40,17 +44,17 @@ export function PageEditor({ pageId }: { pageId: string }) {
   const titleId = useId();
   const [initial] = useState(() => documentToEditor(page.document));
 
-  const dirty = () => edits.current.version !== edits.current.saved;
+  const dirty = () => unsaved(edits.current);
 
   const save = useCallback(async () => {
     clearTimeout(timer.current);
     const body = editor.current;
-    if (!body || !dirty()) return;
+    if (!body || !unsaved(edits.current)) return;
     const version = edits.current.version;
     const name = titleRef.current.trim();
     setStatus('saving');
     try {
-      await session.queue.run([
+      await queue.run([
         {
           operation: 'update_page',
           page: pageId,
@@ -60,30 +64,30 @@ export function PageEditor({ pageId }: { pageId: string }) {
       ]);
       edits.current.saved = Math.max(edits.current.saved, version);
       setError(null);
-      setStatus(dirty() ? 'unsaved' : 'saved');
-      if (name !== page.title) session.refreshTree();
+      setStatus(unsaved(edits.current) ? 'unsaved' : 'saved');
+      if (name !== page.title) refreshTree();
     } catch (failure) {
       if (failure instanceof ConflictError) {
         setStatus('conflict');
-        session.reportConflict({ retry: [] });
+        reportConflict({ retry: [] });
       } else {
         setStatus('error');
         setError(failure instanceof Error ? failure.message : String(failure));
       }
     }
-  }, [session, pageId, page.title]);
+  }, [queue, reportConflict, refreshTree, pageId, page.title]);
 
   const changed = useCallback(() => {
     edits.current.version += 1;
     setStatus('unsaved');
     clearTimeout(timer.current);
     // Nothing is sent while a conflict waits for the person's choice.
-    if (!session.queue.stopped) timer.current = setTimeout(() => void save(), SAVE_DELAY_MS);
-  }, [save, session.queue]);
+    if (!queue.stopped) timer.current = setTimeout(() => void save(), SAVE_DELAY_MS);
+  }, [save, queue]);
 
   // The session reaches this page to reload it or save it after a conflict.
   useEffect(() => {
-    session.openPage.current = {
+    openPage.current = {
       pageId,
       saveNow: () => void save(),
       reload: (theirs) => {
@@ -97,10 +101,10 @@ export function PageEditor({ pageId }: { pageId: string }) {
     };
     return () => {
       // Leaving the page (to another one of the change request): what is typed is saved now.
-      if (dirty()) void save();
-      session.openPage.current = null;
+      if (unsaved(edits.current) && !queue.stopped) void save();
+      openPage.current = null;
     };
-  }, [session, pageId, save]);
+  }, [openPage, pageId, save, queue]);
 
   const blocker = useBlocker({
     shouldBlockFn: ({ next }) => {
@@ -110,6 +114,10 @@ export function PageEditor({ pageId }: { pageId: string }) {
     enableBeforeUnload: dirty,
     withResolver: true,
   });
+
+  const onReady = useCallback((created: TiptapEditor) => {
+    editor.current = created;
+  }, []);
 
   const command = (run: (e: TiptapEditor) => void) => () => {
     if (editor.current) run(editor.current);
@@ -148,13 +156,7 @@ export function PageEditor({ pageId }: { pageId: string }) {
           changed();
         }}
       />
-      <Editor
-        initial={initial}
-        onChange={changed}
-        onReady={(created) => {
-          editor.current = created;
-        }}
-      />
+      <Editor initial={initial} onChange={changed} onReady={onReady} />
       <Modal open={blocker.status === 'blocked'} title="Leave without saving?" onClose={() => blocker.reset?.()}>
         <p>Your latest changes to this page are not saved yet.</p>
         <div className="actions">

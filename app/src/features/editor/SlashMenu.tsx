@@ -11,22 +11,23 @@ export function SlashMenu({ store }: { store: SlashStore }) {
   return (
     <div className="slash-menu" style={style}>
       {state.items.length ? (
-        <ul id={SLASH_MENU_ID} role="listbox" aria-label="Insert a block">
+        <div id={SLASH_MENU_ID} role="listbox" aria-label="Insert a block">
           {state.items.map((item, index) => (
             // Chosen with the mouse too; mousedown is cancelled so the editor keeps the focus.
             // biome-ignore lint/a11y/useKeyWithClickEvents: the keys are the editor's (slash.ts)
-            <li
+            <div
               key={item.title}
               id={slashOptionId(index)}
               role="option"
               aria-selected={index === state.active}
+              tabIndex={-1}
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => state.pick(index)}
             >
               {item.title}
-            </li>
+            </div>
           ))}
-        </ul>
+        </div>
       ) : (
         <p className="muted">No block matches</p>
       )}

@@ -63,7 +63,12 @@ export const BLOCKS: BlockChoice[] = [
     node: 'table',
     run: (e, r) => chain(e, r).insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run(),
   },
-  { title: 'Quote', keywords: ['blockquote'], node: 'blockquote', run: (e, r) => chain(e, r).wrapIn('blockquote').run() },
+  {
+    title: 'Quote',
+    keywords: ['blockquote'],
+    node: 'blockquote',
+    run: (e, r) => chain(e, r).wrapIn('blockquote').run(),
+  },
   {
     title: 'Divider',
     keywords: ['rule', 'separator', 'hr'],

@@ -13,7 +13,7 @@
  * hints (edited as quotes, so their style is lost here), dividers, and the bold, italic, code and
  * strikethrough marks. Anything else is dropped on save: do not ship this file.
  */
-import { type Extensions, getSchema as schemaOf, type JSONContent } from '@tiptap/core';
+import { type Extensions, type JSONContent, getSchema as schemaOf } from '@tiptap/core';
 import { TaskItem, TaskList } from '@tiptap/extension-list';
 import { TableKit } from '@tiptap/extension-table';
 import type { Schema } from '@tiptap/pm/model';
@@ -71,7 +71,11 @@ function blockToEditor(node: DocumentNode): JSONContent[] {
       return [{ type, content: items }];
     }
     case 'code': {
-      const lines = (node.nodes ?? []).map((line) => textOf([line]).map((t) => t.text ?? '').join(''));
+      const lines = (node.nodes ?? []).map((line) =>
+        textOf([line])
+          .map((t) => t.text ?? '')
+          .join(''),
+      );
       const text = lines.join('\n');
       const language = typeof node.data?.syntax === 'string' ? node.data.syntax : null;
       return [{ type: 'codeBlock', attrs: { language }, content: text ? [{ type: 'text', text }] : [] }];
@@ -103,15 +107,17 @@ function leavesOf(content: JSONContent[] = []): DocumentNode[] {
       const marks: Mark[] = (n.marks ?? []).flatMap((m) =>
         MARKS_BACK[m.type] ? [{ object: 'mark' as const, type: MARKS_BACK[m.type] as string }] : [],
       );
-      return { object: 'leaf', text: n.text ?? '', ...(marks.length ? { marks } : {}) };
+      return { object: 'leaf', text: n.text ?? '', marks };
     });
-  return [{ object: 'text', leaves: leaves.length ? leaves : [{ object: 'leaf', text: '' }] }];
+  return [{ object: 'text', leaves: leaves.length ? leaves : [{ object: 'leaf', text: '', marks: [] }] }];
 }
 
-const block = (type: string, nodes: DocumentNode[], data?: Record<string, unknown>): ElementNode => ({
+// Complete official shapes (`data` on every block, `marks` on every leaf): the server reads bodies
+// with the official types and does not yet check them below the top level.
+const block = (type: string, nodes: DocumentNode[], data: Record<string, unknown> = {}): ElementNode => ({
   object: 'block',
   type,
-  ...(data ? { data } : {}),
+  data,
   nodes,
 });
 

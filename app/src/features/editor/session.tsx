@@ -4,8 +4,8 @@
  * page's editor registers itself so that a resolution can reload it or save it again.
  */
 import { useQueryClient } from '@tanstack/react-query';
-import type { PageDocument } from '../document/types';
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
+import type { PageDocument } from '../document/types';
 import { crContentQuery } from './queries';
 import { type BatchAnswer, type Change, ConflictError, SaveQueue, type SendBatch } from './save-queue';
 

@@ -1,0 +1,264 @@
+/**
+ * The editor in a real browser over a real server, as a writer uses it: "Edit" on a space opens a
+ * change request; a title, a heading by the "#" shortcut, a list by "-", a code block from the "/"
+ * menu; autosave, then a reload shows it all; someone else's save in between is a conflict
+ * ("Reload" takes theirs, "Keep mine" writes mine over it); undo after a save; the page tree's
+ * "New page", move and delete with undo; "Preview"; "Submit for review". Each screen is checked with
+ * axe, for console errors and Content-Security-Policy violations. One page, reused: CI time is tight.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
+import {
+  browserMissing,
+  checkAccessibility,
+  collectConsoleErrors,
+  collectCspViolations,
+  launchBrowser,
+} from '../helpers/browser.js';
+import { batch, newChangeRequest } from '../helpers/change-requests.js';
+import { freePort } from '../helpers/ports.js';
+import { givePassword, PASSWORD } from '../helpers/sessions.js';
+
+interface DocNode {
+  type?: string;
+  nodes?: DocNode[];
+  leaves?: { text: string }[];
+}
+const types = (nodes: DocNode[] = []): string[] => nodes.map((n) => n.type ?? '');
+const text = (nodes: DocNode[] = []): string =>
+  nodes.map((n) => (n.leaves ?? []).map((l) => l.text).join('') + text(n.nodes)).join(' ');
+
+describe.skipIf(browserMissing)('the editor in a browser', () => {
+  let h: Harness;
+  let browser: Browser;
+  let base: string;
+  let world: SpaceWorld;
+  let writer: TestUser;
+  let reviewer: TestUser;
+  let livePageId: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    h = await createHarness({ publicUrl: base });
+    world = await h.space('Handbook');
+    const first = await newChangeRequest(world, 'Start');
+    const added = await batch(world, first.id, [
+      { operation: 'insert_page', title: 'Getting started', document: { markdown: 'Run the installer.' } },
+    ]);
+    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
+    const merged = await world.admin.client.post(`${world.base}/change-requests/${first.id}/merge`, {});
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    livePageId = (await world.admin.client.get(`${world.base}/content`)).body.pages[0].id;
+    writer = await h.member(world.orgId, 'edit');
+    reviewer = await h.member(world.orgId, 'review');
+    await givePassword(h.db, writer.user.id);
+    await h.app.listen({ port, host: '127.0.0.1' });
+    const launched = await launchBrowser();
+    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
+    browser = launched;
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  async function quietAndAccessible(page: Page, errors: string[], csp: string[]) {
+    const violations = await checkAccessibility(page);
+    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+    expect(errors, 'console errors').toEqual([]);
+    expect(csp, 'CSP violations').toEqual([]);
+  }
+
+  /** The browser logs the refused save (412) as a failed resource: that one is expected here. */
+  function takeRefusedSave(errors: string[]) {
+    const refused = errors.filter((e) => e.includes('status of 412'));
+    expect(refused.length).toBeGreaterThan(0);
+    errors.splice(0, errors.length, ...errors.filter((e) => !refused.includes(e)));
+  }
+
+  it('writes a page in a change request: shortcuts, "/" menu, autosave, conflicts, tree, preview, review', async () => {
+    const page = await browser.newPage();
+    const errors = collectConsoleErrors(page);
+    const csp = await collectCspViolations(page);
+    await page.goto(`${base}/s/${world.spaceId}`);
+    await page.getByLabel('Email').fill(writer.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Getting started' }).waitFor();
+
+    // "Edit" starts the writer's change request; the editor chunk loads only now.
+    const scripts = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType('resource')
+          .map((e) => e.name)
+          .filter((n) => n.endsWith('.js')),
+      );
+    expect((await scripts()).some((name) => name.includes('EditorScreen'))).toBe(false);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const body = page.getByRole('textbox', { name: 'Page content' });
+    await body.waitFor();
+    expect(await body.getAttribute('aria-multiline')).toBe('true');
+    const match = /\/s\/[^/]+\/~\/changes\/(\d+)\/edit\/([^/?]+)/.exec(page.url());
+    expect(match?.[2]).toBe(livePageId);
+    const number = match?.[1] as string;
+    const mine = await writer.client.get(`${world.base}/change-requests?creator=${writer.user.id}`);
+    expect(mine.body.items.map((c: { number: number }) => String(c.number))).toEqual([number]);
+    const pageUrl = `${world.base}/change-requests/${number}/content/page/${livePageId}`;
+    const saved = page.getByRole('status').filter({ hasText: 'All changes saved' });
+
+    // Title, a heading by "#", a list by "-", a code block from the "/" menu.
+    await page.getByLabel('Page title').fill('Writing guide');
+    await body.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('# Overview');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- first item');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('second item');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('/cod');
+    const menu = page.getByRole('listbox', { name: 'Insert a block' });
+    await menu.getByRole('option', { name: 'Code block' }).waitFor();
+    expect(await menu.getByRole('option').allTextContents()).toEqual(['Code block']);
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    await page.keyboard.press('Backspace');
+    // Every block type is offered; the arrow keys move the highlight.
+    const offered = await menu.getByRole('option').allTextContents();
+    for (const name of [
+      'Heading 1',
+      'Heading 2',
+      'Bulleted list',
+      'Numbered list',
+      'Task list',
+      'Code block',
+      'Hint',
+      'Table',
+      'Quote',
+      'Divider',
+    ])
+      expect(offered).toContain(name);
+    await page.keyboard.press('ArrowDown');
+    expect(await menu.getByRole('option', { selected: true }).textContent()).toBe(offered[1]);
+    await quietAndAccessible(page, errors, csp);
+    await page.keyboard.type('code');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('npm test');
+    await saved.waitFor();
+
+    const stored = await writer.client.get(pageUrl);
+    expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+    expect(stored.body.title).toBe('Writing guide');
+    const nodes = stored.body.document.nodes as DocNode[];
+    expect(types(nodes).slice(0, 4)).toEqual(['paragraph', 'heading-1', 'list-unordered', 'code']);
+    // TipTap keeps an empty paragraph after a closing block (its trailing node), to type into.
+    expect(text(nodes.slice(4)).trim()).toBe('');
+    expect(text(nodes)).toContain('second item');
+
+    // A reload reads it back from the server.
+    await page.reload();
+    await body.waitFor();
+    await body.locator('h1', { hasText: 'Overview' }).waitFor();
+    expect(await body.locator('ul li').allTextContents()).toEqual(['first item', 'second item']);
+    expect(await body.locator('pre').textContent()).toBe('npm test');
+    expect(await page.getByLabel('Page title').inputValue()).toBe('Writing guide');
+    await quietAndAccessible(page, errors, csp);
+
+    // Someone else saves; my next save (If-Match on the revision I saw) is a conflict.
+    const theirs = (title: string, markdown: string) =>
+      writer.client.post(`${world.base}/change-requests/${number}/content`, {
+        changes: [{ operation: 'update_page', page: livePageId, title, document: { markdown } }],
+      });
+    expect((await theirs('Their title', 'Their text.')).status).toBe(200);
+    await body.locator('pre').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' --watch');
+    const dialog = page.getByRole('dialog', { name: 'Someone else saved changes' });
+    await dialog.getByText('Their text.').waitFor();
+    takeRefusedSave(errors);
+    await quietAndAccessible(page, errors, csp);
+    // "Reload" takes theirs.
+    await dialog.getByRole('button', { name: 'Reload' }).click();
+    await body.getByText('Their text.').waitFor();
+    expect(await page.getByLabel('Page title').inputValue()).toBe('Their title');
+    expect(await body.locator('pre').count()).toBe(0);
+
+    // Again, and "Keep mine" writes mine over theirs, on their revision.
+    expect((await theirs('Their second title', 'Their second text.')).status).toBe(200);
+    await body.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Mine.');
+    await dialog.getByText('Their second text.').waitFor();
+    takeRefusedSave(errors);
+    await dialog.getByRole('button', { name: 'Keep mine' }).click();
+    await saved.waitFor();
+    const kept = await writer.client.get(pageUrl);
+    expect(kept.body.title).toBe('Their title');
+    expect(text(kept.body.document.nodes)).toContain('Their text. Mine.');
+
+    // Undo works across saves: the typed words go, and that is saved too.
+    await body.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Extra');
+    await saved.waitFor();
+    await page.keyboard.press('Control+z');
+    await expect.poll(async () => (await body.textContent())?.includes('Extra')).toBe(false);
+    await saved.waitFor();
+    await expect.poll(async () => text((await writer.client.get(pageUrl)).body.document.nodes)).not.toContain('Extra');
+
+    // Page tree: a new page, moved up by the keyboard's menu, deleted and brought back by "Undo".
+    const tree = page.getByRole('navigation', { name: 'Pages of the change request' });
+    await tree.getByRole('button', { name: 'New page' }).click();
+    await page.waitForURL((url) => url.pathname.includes('/edit/') && !url.pathname.endsWith(livePageId));
+    await tree.getByRole('link', { name: 'Untitled' }).waitFor();
+    await tree.getByRole('button', { name: 'Actions for Untitled' }).click();
+    await page.getByRole('menuitem', { name: 'Move up' }).click();
+    const order = async () =>
+      (
+        (await writer.client.get(`${world.base}/change-requests/${number}/content`)).body.pages as { title: string }[]
+      ).map((p) => p.title);
+    await expect.poll(order).toEqual(['Untitled', 'Their title']);
+    await tree.getByRole('button', { name: 'Actions for Untitled' }).click();
+    await page.getByRole('menuitem', { name: 'Delete' }).click();
+    await page
+      .getByRole('status')
+      .filter({ hasText: 'Deleted “Untitled”' })
+      .getByRole('button', { name: 'Undo' })
+      .click();
+    await tree.getByRole('link', { name: 'Untitled' }).waitFor();
+    expect(await order()).toEqual(['Untitled', 'Their title']);
+
+    // Preview: the change request's page drawn as readers will see it.
+    await tree.getByRole('link', { name: 'Their title' }).click();
+    await body.waitFor();
+    await page.getByRole('link', { name: 'Preview' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Their title' }).waitFor();
+    await page.getByText('Their text. Mine.').waitFor();
+    await quietAndAccessible(page, errors, csp);
+    await page.getByRole('link', { name: 'Back to editing' }).click();
+    await body.waitFor();
+
+    // Submit for review: the reviewer is asked.
+    await page.getByRole('button', { name: 'Submit for review' }).click();
+    const submit = page.getByRole('dialog', { name: 'Submit for review' });
+    await submit.getByRole('checkbox', { name: reviewer.user.display_name }).check();
+    await quietAndAccessible(page, errors, csp);
+    await submit.getByRole('button', { name: 'Request review' }).click();
+    await submit.getByText('Review requested.').waitFor();
+    const requested = await writer.client.get(`${world.base}/change-requests/${number}/requested-reviewers`);
+    expect(requested.body.items.map((r: { user: { id: string } }) => r.user.id)).toEqual([reviewer.user.id]);
+    await submit.getByRole('button', { name: 'Close' }).click();
+
+    // At a phone's width nothing overflows.
+    await page.setViewportSize({ width: 390, height: 844 });
+    await body.waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
+    await quietAndAccessible(page, errors, csp);
+    await page.close();
+  });
+});
