@@ -216,22 +216,35 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     await tree.getByRole('button', { name: 'New page' }).click();
     await page.waitForURL((url) => url.pathname.includes('/edit/') && !url.pathname.endsWith(livePageId));
     await tree.getByRole('link', { name: 'Untitled' }).waitFor();
+    // A table from the "/" menu (its markup must keep to the Content-Security-Policy too).
+    await body.click();
+    await page.keyboard.type('/table');
+    await page.keyboard.press('Enter');
+    await body.locator('table').waitFor();
+    await saved.waitFor();
+    expect(csp, 'CSP violations').toEqual([]);
     await tree.getByRole('button', { name: 'Actions for Untitled' }).click();
+    await page.getByRole('menuitem', { name: 'Rename…' }).click();
+    const rename = page.getByRole('dialog', { name: 'Rename “Untitled”' });
+    await rename.getByLabel('Title').fill('Appendix');
+    await rename.getByRole('button', { name: 'Save' }).click();
+    await tree.getByRole('link', { name: 'Appendix' }).waitFor();
+    await tree.getByRole('button', { name: 'Actions for Appendix' }).click();
     await page.getByRole('menuitem', { name: 'Move up' }).click();
     const order = async () =>
       (
         (await writer.client.get(`${world.base}/change-requests/${number}/content`)).body.pages as { title: string }[]
       ).map((p) => p.title);
-    await expect.poll(order).toEqual(['Untitled', 'Their title']);
-    await tree.getByRole('button', { name: 'Actions for Untitled' }).click();
+    await expect.poll(order).toEqual(['Appendix', 'Their title']);
+    await tree.getByRole('button', { name: 'Actions for Appendix' }).click();
     await page.getByRole('menuitem', { name: 'Delete' }).click();
     await page
       .getByRole('status')
-      .filter({ hasText: 'Deleted “Untitled”' })
+      .filter({ hasText: 'Deleted “Appendix”' })
       .getByRole('button', { name: 'Undo' })
       .click();
-    await tree.getByRole('link', { name: 'Untitled' }).waitFor();
-    expect(await order()).toEqual(['Untitled', 'Their title']);
+    await tree.getByRole('link', { name: 'Appendix' }).waitFor();
+    expect(await order()).toEqual(['Appendix', 'Their title']);
 
     // Preview: the change request's page drawn as readers will see it.
     await tree.getByRole('link', { name: 'Their title' }).click();
