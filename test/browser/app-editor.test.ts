@@ -211,6 +211,14 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     await saved.waitFor();
     await expect.poll(async () => text((await writer.client.get(pageUrl)).body.document.nodes)).not.toContain('Extra');
 
+    // Leaving with unsaved work asks first; "Stay" keeps the editor, which then saves.
+    await page.keyboard.type(' Later');
+    await page.getByRole('link', { name: 'Handbook' }).click();
+    const leave = page.getByRole('dialog', { name: 'Leave without saving?' });
+    await leave.getByRole('button', { name: 'Stay' }).click();
+    await saved.waitFor();
+    expect(page.url()).toContain(`/edit/${livePageId}`);
+
     // Page tree: a new page, moved up by the keyboard's menu, deleted and brought back by "Undo".
     const tree = page.getByRole('navigation', { name: 'Pages of the change request' });
     await tree.getByRole('button', { name: 'New page' }).click();
