@@ -5,7 +5,6 @@
  * webhooks, audit log) under `/o/{org}/`.
  */
 import { createRootRoute, createRoute, createRouter } from '@tanstack/react-router';
-import { lazy } from 'react';
 import { basePath } from './base';
 import { AccountScreen } from './features/account/AccountScreen';
 import { AuditScreen } from './features/audit/AuditScreen';
@@ -24,10 +23,11 @@ import { SpaceScreen } from './features/spaces/SpaceScreen';
 import { TeamsScreen } from './features/teams/TeamsScreen';
 import { WebhookScreen } from './features/webhooks/WebhookScreen';
 import { WebhooksScreen } from './features/webhooks/WebhooksScreen';
+import { lazyScreen } from './lazy';
 
 // The editor (TipTap and all) and the change request preview load only when opened.
-const EditorScreen = lazy(() => import('./features/editor/EditorScreen'));
-const PreviewScreen = lazy(() => import('./features/editor/PreviewScreen'));
+const EditorScreen = lazyScreen(() => import('./features/editor/EditorScreen'));
+const PreviewScreen = lazyScreen(() => import('./features/editor/PreviewScreen'));
 
 const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
 

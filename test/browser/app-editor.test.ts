@@ -180,6 +180,7 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     await page.keyboard.type(' --watch');
     const dialog = page.getByRole('dialog', { name: 'Someone else saved changes' });
     await dialog.getByText('Their text.').waitFor();
+    await dialog.getByText(/yours: “Writing guide”/).waitFor();
     takeRefusedSave(errors);
     await quietAndAccessible(page, errors, csp);
     // "Reload" takes theirs.

@@ -32,6 +32,7 @@ export function ConflictDialog() {
   const session = useEditSession();
   const { conflict, spaceId, number } = session;
   const pageId = session.openPage.current?.pageId;
+  const mine = session.openPage.current?.title();
   const theirs = useQuery({
     queryKey: ['editor-conflict', spaceId, number, pageId, conflict],
     queryFn: () => readTheirs(spaceId, number, pageId),
@@ -71,6 +72,11 @@ export function ConflictDialog() {
             {theirs.data.page ? (
               <>
                 <h3>{theirs.data.page.title}</h3>
+                {mine !== undefined && mine.trim() !== theirs.data.page.title ? (
+                  <p className="muted">
+                    Their title: “{theirs.data.page.title}”; yours: “{mine}”.
+                  </p>
+                ) : null}
                 {theirs.data.page.document ? (
                   <DocumentView document={theirs.data.page.document} context={{ spaceId, files: new Map() }} />
                 ) : null}

@@ -90,6 +90,7 @@ export function PageEditor({ pageId }: { pageId: string }) {
     openPage.current = {
       pageId,
       saveNow: () => void save(),
+      title: () => titleRef.current,
       reload: (theirs) => {
         editor.current?.commands.setContent(documentToEditor(theirs?.document), { emitUpdate: false });
         const theirTitle = theirs?.title ?? titleRef.current;

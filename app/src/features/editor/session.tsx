@@ -16,6 +16,8 @@ export interface OpenPage {
   reload: (page: PageDocument | null) => void;
   /** Saves what is in the editor now. */
   saveNow: () => void;
+  /** The title as typed here (to compare with theirs). */
+  title: () => string;
 }
 
 export interface Conflict {
