@@ -221,9 +221,16 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     expect(page.url()).toContain(`/edit/${livePageId}`);
 
     // Page tree: a new page, moved up by the keyboard's menu, deleted and brought back by "Undo".
+    // Going to another page saves what was just typed at once (no question asked).
     const tree = page.getByRole('navigation', { name: 'Pages of the change request' });
+    await body.click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type(' Quick');
     await tree.getByRole('button', { name: 'New page' }).click();
     await page.waitForURL((url) => url.pathname.includes('/edit/') && !url.pathname.endsWith(livePageId));
+    await expect
+      .poll(async () => text((await writer.client.get(pageUrl)).body.document.nodes))
+      .toContain('Later Quick');
     await tree.getByRole('link', { name: 'Untitled' }).waitFor();
     // A table from the "/" menu (its markup must keep to the Content-Security-Policy too).
     await body.click();

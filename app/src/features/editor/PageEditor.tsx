@@ -49,7 +49,8 @@ export function PageEditor({ pageId }: { pageId: string }) {
   const save = useCallback(async () => {
     clearTimeout(timer.current);
     const body = editor.current;
-    if (!body || !unsaved(edits.current)) return;
+    // A destroyed editor's document may no longer be what was typed: never send it.
+    if (!body || body.isDestroyed || !unsaved(edits.current)) return;
     const version = edits.current.version;
     const name = titleRef.current.trim();
     setStatus('saving');
