@@ -38,8 +38,8 @@ export interface Space {
   organization: string;
   parent?: string;
   urls: Urls;
-  /** `admin`: the caller may change who has access. */
-  permissions: { admin: boolean };
+  /** What the caller may do (the API's flags): `admin` changes who has access; `edit` offers "Edit". */
+  permissions: { admin: boolean; edit?: boolean };
 }
 
 export interface RevisionPage {

@@ -5,8 +5,8 @@
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { ApiErrorText } from '../layout/ApiErrorText';
 import { Choice } from '../controls/Choice';
+import { ApiErrorText } from '../layout/ApiErrorText';
 import { ConfirmButton } from '../layout/ConfirmButton';
 import { organizationSpacesQuery } from '../organizations/queries';
 import {

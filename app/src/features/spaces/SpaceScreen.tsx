@@ -46,7 +46,12 @@ export function SpaceScreen() {
               admin: space.permissions.admin,
             }}
           />
-          · <EditButton spaceId={space.id} pageId={page?.id} />
+          {space.permissions.edit ? (
+            <>
+              {' '}
+              · <EditButton spaceId={space.id} pageId={page?.id} />
+            </>
+          ) : null}
         </p>
         <SearchBox spaceId={space.id} label={`Search in ${space.title}`} />
         {page ? (
