@@ -6,6 +6,7 @@ import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { router } from './router';
 import './styles.css';
+import './content.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

@@ -10,6 +10,7 @@ import { AccountScreen } from './features/account/AccountScreen';
 import { AuditScreen } from './features/audit/AuditScreen';
 import { ChangeRequestScreen } from './features/change-requests/ChangeRequestScreen';
 import { ChangeRequestsScreen } from './features/change-requests/ChangeRequestsScreen';
+import { OrganizationChangeRequests } from './features/change-requests/OrganizationChangeRequests';
 import { AppShell } from './features/layout/AppShell';
 import { ErrorScreen } from './features/layout/ErrorScreen';
 import { NotFound } from './features/layout/NotFound';
@@ -80,6 +81,12 @@ const auditRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/o/$organizationId/audit',
   component: AuditScreen,
+});
+
+export const organizationChangeRequestsRoute = createRoute({
+  getParentRoute: () => rootRoute,
+  path: '/o/$organizationId/change-requests',
+  component: OrganizationChangeRequests,
 });
 
 export const collectionRoute = createRoute({
@@ -155,6 +162,7 @@ const routeTree = rootRoute.addChildren([
   webhooksRoute,
   webhookRoute,
   auditRoute,
+  organizationChangeRequestsRoute,
   collectionRoute,
   spaceRoute,
   pageByIdRoute,

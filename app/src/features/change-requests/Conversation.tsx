@@ -1,16 +1,39 @@
-/** The comment thread of a change request: every comment, and "Comment" to add one. */
-import { useSuspenseQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+/**
+ * The comment threads of a change request: every comment with its replies, "Reply" (with
+ * mentions), "Resolve" / "Reopen", and "Comment" to start a thread. Mentions show the member's name.
+ */
+import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
 import { DocumentView } from '../document/Document';
-import { commentsQuery, usePostComment } from './queries';
+import { organizationMembersQuery } from '../organizations/queries';
+import { MentionField } from './MentionField';
+import { commentsQuery, repliesQuery, usePostComment, useReply, useResolve } from './queries';
+import type { Comment, CommentReply } from './types';
 
 const noFiles = new Map();
 
-export function Conversation({ spaceId, number }: { spaceId: string; number: string }) {
+interface ThreadContext {
+  spaceId: string;
+  number: string;
+  organizationId: string;
+  users: ReadonlyMap<string, string>;
+}
+
+export function Conversation({
+  spaceId,
+  number,
+  organizationId,
+}: {
+  spaceId: string;
+  number: string;
+  organizationId: string;
+}) {
   const { data: comments } = useSuspenseQuery(commentsQuery(spaceId, number));
+  const members = useQuery(organizationMembersQuery(organizationId));
+  const users = new Map((members.data ?? []).map((m) => [m.user.id, m.user.displayName] as const));
   const post = usePostComment(spaceId, number);
   const [text, setText] = useState('');
-  const fieldId = useId();
+  const context: ThreadContext = { spaceId, number, organizationId, users };
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -24,22 +47,11 @@ export function Conversation({ spaceId, number }: { spaceId: string; number: str
       {comments.length === 0 ? <p>No comments yet.</p> : null}
       <ol className="comments">
         {comments.map((comment) => (
-          <li key={comment.id}>
-            <p className="muted">
-              {comment.postedBy?.displayName ?? 'someone'}
-              {comment.postedAt ? ` · ${new Date(comment.postedAt).toLocaleString()}` : ''}
-            </p>
-            {'document' in comment.body ? (
-              <DocumentView document={comment.body.document} context={{ spaceId, files: noFiles }} />
-            ) : 'markdown' in comment.body ? (
-              <p className="comment-text">{comment.body.markdown}</p>
-            ) : null}
-          </li>
+          <Thread key={comment.id} comment={comment} context={context} />
         ))}
       </ol>
-      <form onSubmit={submit}>
-        <label htmlFor={fieldId}>New comment</label>
-        <textarea id={fieldId} rows={3} value={text} onChange={(e) => setText(e.target.value)} />
+      <form onSubmit={submit} className="comment-form">
+        <MentionField organizationId={organizationId} label="New comment" value={text} onChange={setText} />
         <button type="submit" disabled={post.isPending}>
           Comment
         </button>
@@ -51,4 +63,96 @@ export function Conversation({ spaceId, number }: { spaceId: string; number: str
       </form>
     </section>
   );
+}
+
+function Thread({ comment, context }: { comment: Comment; context: ThreadContext }) {
+  const { spaceId, number } = context;
+  const replies = useQuery({ ...repliesQuery(spaceId, number, comment.id), enabled: (comment.replies ?? 0) > 0 });
+  const reply = useReply(spaceId, number, comment.id);
+  const resolve = useResolve(spaceId, number, comment.id);
+  const [text, setText] = useState('');
+  const author = comment.postedBy?.displayName ?? 'someone';
+  const resolved = comment.status === 'resolved';
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    if (!text.trim()) return;
+    reply.mutate(text.trim(), { onSuccess: () => setText('') });
+  }
+
+  return (
+    <li className={resolved ? 'thread resolved' : 'thread'} aria-label={`Comment by ${author}`}>
+      <Posted by={author} at={comment.postedAt} />
+      <Body body={comment.body} context={context} />
+      {resolved ? (
+        <p className="muted">Resolved{comment.resolvedBy ? ` by ${comment.resolvedBy.displayName}` : ''}.</p>
+      ) : null}
+      {replies.data && replies.data.length > 0 ? (
+        <ol className="replies" aria-label={`Replies to ${author}`}>
+          {replies.data.map((r: CommentReply) => (
+            <li key={r.id}>
+              <Posted by={r.postedBy?.displayName ?? 'someone'} at={r.postedAt} />
+              <Body body={r.body} context={context} />
+            </li>
+          ))}
+        </ol>
+      ) : null}
+      {replies.error ? (
+        <p role="alert" className="error">
+          {replies.error.message}
+        </p>
+      ) : null}
+      <div className="actions">
+        <button type="button" onClick={() => resolve.mutate(!resolved)} disabled={resolve.isPending}>
+          {resolved ? 'Reopen' : 'Resolve'}
+        </button>
+      </div>
+      {resolve.error ? (
+        <p role="alert" className="error">
+          {resolve.error.message}
+        </p>
+      ) : null}
+      {resolved ? null : (
+        <form onSubmit={submit} className="comment-form reply-form">
+          <MentionField
+            organizationId={context.organizationId}
+            label={`Reply to ${author}`}
+            value={text}
+            onChange={setText}
+            rows={2}
+          />
+          <button type="submit" disabled={reply.isPending}>
+            Reply
+          </button>
+          {reply.error ? (
+            <p role="alert" className="error">
+              {reply.error.message}
+            </p>
+          ) : null}
+        </form>
+      )}
+    </li>
+  );
+}
+
+function Posted({ by, at }: { by: string; at?: string }) {
+  return (
+    <p className="muted">
+      {by}
+      {at ? ` · ${new Date(at).toLocaleString()}` : ''}
+    </p>
+  );
+}
+
+function Body({ body, context }: { body: Comment['body']; context: ThreadContext }) {
+  if ('document' in body) {
+    return (
+      <DocumentView
+        document={body.document}
+        context={{ spaceId: context.spaceId, files: noFiles, users: context.users }}
+      />
+    );
+  }
+  if ('markdown' in body) return <p className="comment-text">{body.markdown}</p>;
+  return null;
 }

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, requestAll } from '../../api/client';
 import type { PageDocument } from '../document/types';
-import type { ChangeRequest, Comment, Review, SemanticChanges } from './types';
+import type { ChangeRequest, Comment, CommentReply, RequestedReviewer, Review, SemanticChanges } from './types';
 
 const crPath = (spaceId: string, key: string | number) =>
   `/v1/spaces/${encodeURIComponent(spaceId)}/change-requests/${encodeURIComponent(String(key))}`;
@@ -89,4 +89,62 @@ export function useMerge(spaceId: string, key: string) {
 
 export function useUpdateFromLive(spaceId: string, key: string) {
   return useChangeRequestAction(spaceId, () => request(`${crPath(spaceId, key)}/update`, { method: 'POST' }));
+}
+
+/** The organization's change requests (listChangeRequestsForOrganization): a status, or those awaiting `requestedReviewer`. */
+export const organizationChangeRequestsQuery = (
+  organizationId: string,
+  filter: { status: string; requestedReviewer?: string },
+) => {
+  const params = new URLSearchParams({ status: filter.status });
+  if (filter.requestedReviewer) params.set('requestedReviewer', filter.requestedReviewer);
+  return queryOptions({
+    queryKey: ['orgs', organizationId, 'change-requests', filter.status, filter.requestedReviewer ?? null],
+    queryFn: ({ signal }) =>
+      requestAll<ChangeRequest>(`/v1/orgs/${encodeURIComponent(organizationId)}/change-requests?${params}`, signal),
+  });
+};
+
+export const repliesQuery = (spaceId: string, key: string, commentId: string) =>
+  queryOptions({
+    queryKey: ['spaces', spaceId, 'change-requests', 'one', key, 'comments', commentId, 'replies'],
+    queryFn: ({ signal }) =>
+      requestAll<CommentReply>(`${crPath(spaceId, key)}/comments/${encodeURIComponent(commentId)}/replies`, signal),
+  });
+
+export const requestedReviewersQuery = (spaceId: string, key: string) =>
+  queryOptions({
+    queryKey: ['spaces', spaceId, 'change-requests', 'one', key, 'requested-reviewers'],
+    queryFn: ({ signal }) => requestAll<RequestedReviewer>(`${crPath(spaceId, key)}/requested-reviewers`, signal),
+  });
+
+export function useReply(spaceId: string, key: string, commentId: string) {
+  return useChangeRequestAction(spaceId, (text: string) =>
+    request(`${crPath(spaceId, key)}/comments/${encodeURIComponent(commentId)}/replies`, {
+      method: 'POST',
+      body: { body: markdownBody(text) },
+    }),
+  );
+}
+
+/** updateCommentInChangeRequest with `resolved`: resolves a thread, or opens it again. */
+export function useResolve(spaceId: string, key: string, commentId: string) {
+  return useChangeRequestAction(spaceId, (resolved: boolean) =>
+    request(`${crPath(spaceId, key)}/comments/${encodeURIComponent(commentId)}`, {
+      method: 'PUT',
+      body: { resolved },
+    }),
+  );
+}
+
+export function useRequestReviewer(spaceId: string, key: string) {
+  return useChangeRequestAction(spaceId, (userId: string) =>
+    request(`${crPath(spaceId, key)}/requested-reviewers`, { method: 'POST', body: { users: [userId] } }),
+  );
+}
+
+export function useRemoveReviewer(spaceId: string, key: string) {
+  return useChangeRequestAction(spaceId, (userId: string) =>
+    request<void>(`${crPath(spaceId, key)}/requested-reviewers/${encodeURIComponent(userId)}`, { method: 'DELETE' }),
+  );
 }

@@ -46,8 +46,9 @@ export interface Comment {
   postedBy?: { id: string; displayName: string };
   postedAt?: string;
   createdAt?: string;
-  status?: string;
-  replies?: number | { count: number };
+  status?: 'open' | 'resolved';
+  resolvedBy?: { id: string; displayName: string };
+  replies?: number;
   target?: { page?: string; node?: string };
 }
 
@@ -56,4 +57,19 @@ export interface Review {
   status: 'approved' | 'changes-requested';
   reviewer: { id: string; displayName: string };
   createdAt: string;
+}
+
+export interface CommentReply {
+  id: string;
+  body: Comment['body'];
+  postedBy?: { id: string; displayName: string };
+  postedAt?: string;
+}
+
+/** A requested reviewer (a person; the official type also has teams). */
+export interface RequestedReviewer {
+  kind: 'user' | 'team';
+  user?: { id: string; displayName: string };
+  team?: { id: string; title: string };
+  requestedBy?: { id: string; displayName: string };
 }

@@ -17,6 +17,8 @@ export interface RevisionFile {
 export interface DocumentContext {
   spaceId: string;
   files: ReadonlyMap<string, RevisionFile>;
+  /** Display names of members by user id, for mentions (a comment's); without it a mention shows the id. */
+  users?: ReadonlyMap<string, string>;
 }
 
 const Context = createContext<DocumentContext>({ spaceId: '', files: new Map() });

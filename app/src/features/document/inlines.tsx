@@ -32,7 +32,7 @@ function Inline({ node }: { node: DocumentNode }): ReactNode {
 }
 
 function InlineElement({ node }: { node: ElementNode }): ReactNode {
-  const { spaceId, files } = useDocumentContext();
+  const { spaceId, files, users } = useDocumentContext();
   const ref = node.data?.ref as ContentRef | undefined;
   switch (node.type) {
     case 'link': {
@@ -49,7 +49,7 @@ function InlineElement({ node }: { node: ElementNode }): ReactNode {
       return <code className="math">{String(node.data?.formula ?? '')}</code>;
     case 'mention':
     case 'inline-mention':
-      return <span className="mention">{mentionText(node, ref)}</span>;
+      return <span className="mention">{mentionText(node, ref, users)}</span>;
     case 'annotation':
       return (
         <span className="annotation" title={textOf(node.fragments ?? [])}>
@@ -63,9 +63,11 @@ function InlineElement({ node }: { node: ElementNode }): ReactNode {
   }
 }
 
-function mentionText(node: ElementNode, ref: ContentRef | undefined): string {
+function mentionText(node: ElementNode, ref: ContentRef | undefined, users?: ReadonlyMap<string, string>): string {
   const text = textOf(node.nodes ?? []);
-  return text || `@${ref?.page ?? ref?.space ?? String((ref as { user?: string } | undefined)?.user ?? '')}`;
+  const user = (ref as { user?: string } | undefined)?.user;
+  const name = user ? users?.get(user) : undefined;
+  return text || `@${name ?? ref?.page ?? ref?.space ?? String(user ?? '')}`;
 }
 
 /** The plain text of nodes (titles of annotations, anchors of headings). */

@@ -1,13 +1,22 @@
 /**
- * The organization's navigation landmark: its people (members, teams), its sites (and, for its
- * admins, webhooks and audit log), then its collections and spaces as a tree, each space a link
- * named by its title. Shown beside every screen of the organization.
+ * The organization's navigation landmark: its change requests, people (members, teams) and sites
+ * (and, for its admins, webhooks and audit log), then its collections and spaces as a tree, each
+ * space a link named by its title, each item with its actions menu (rename, move, delete) and "New"
+ * to create a space or a collection. Shown beside every screen of the organization.
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import type { Collection, Space } from '../../api/types';
+import { CreateMenu } from './CreateMenu';
 import { organizationCollectionsQuery, organizationQuery, organizationSpacesQuery } from './queries';
+import { TreeActions } from './TreeActions';
 import { buildTree, type TreeNode } from './tree';
+
+interface TreeProps {
+  organizationId: string;
+  tree: TreeNode[];
+  currentSpaceId?: string;
+}
 
 export function OrganizationNav({
   organizationId,
@@ -28,6 +37,15 @@ export function OrganizationNav({
         </Link>
       </p>
       <ul className="tree org-links">
+        <li>
+          <Link
+            to="/o/$organizationId/change-requests"
+            params={{ organizationId }}
+            activeProps={{ 'aria-current': 'page' }}
+          >
+            Change requests
+          </Link>
+        </li>
         <li>
           <Link to="/o/$organizationId/members" params={{ organizationId }} activeProps={{ 'aria-current': 'page' }}>
             Members
@@ -62,19 +80,33 @@ export function OrganizationNav({
           </>
         ) : null}
       </ul>
-      <TreeList nodes={tree} currentSpaceId={currentSpaceId} />
+      <div className="sidebar-heading">
+        <span className="group-title">Spaces</span>
+        <CreateMenu organizationId={organizationId} />
+      </div>
+      <TreeList nodes={tree} organizationId={organizationId} tree={tree} currentSpaceId={currentSpaceId} />
     </nav>
   );
 }
 
-function TreeList({ nodes, currentSpaceId }: { nodes: TreeNode[]; currentSpaceId?: string }) {
+function TreeList({ nodes, ...props }: TreeProps & { nodes: TreeNode[] }) {
   if (nodes.length === 0) return null;
   return (
     <ul className="tree">
       {nodes.map((node) => (
         <li key={node.item.id}>
-          <TreeItem node={node} currentSpaceId={currentSpaceId} />
-          <TreeList nodes={node.children} currentSpaceId={currentSpaceId} />
+          <div className="tree-row">
+            <TreeItem node={node} currentSpaceId={props.currentSpaceId} />
+            <TreeActions
+              organizationId={props.organizationId}
+              kind={node.item.object}
+              id={node.item.id}
+              title={node.item.title}
+              parent={node.item.parent ?? null}
+              tree={props.tree}
+            />
+          </div>
+          <TreeList nodes={node.children} {...props} />
         </li>
       ))}
     </ul>

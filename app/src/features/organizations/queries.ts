@@ -34,3 +34,17 @@ export const collectionQuery = (collectionId: string) =>
         signal,
       }),
   });
+
+export interface Member {
+  id: string;
+  role: string | null;
+  user: { id: string; displayName: string; email?: string };
+}
+
+/** The organization's members (listMembersInOrganizationById): whom to request a review from or mention. */
+export const organizationMembersQuery = (organizationId: string) =>
+  queryOptions({
+    queryKey: ['orgs', organizationId, 'members'],
+    queryFn: ({ signal }) => requestAll<Member>(`/v1/orgs/${encodeURIComponent(organizationId)}/members`, signal),
+    staleTime: 60_000,
+  });

@@ -26,3 +26,27 @@ export function buildTree(collections: Collection[], spaces: Space[]): TreeNode[
   sort(roots);
   return roots;
 }
+
+export interface MoveTarget {
+  /** The collection to move into; null for the top of the organization. */
+  id: string | null;
+  label: string;
+  depth: number;
+}
+
+/**
+ * Where an item may move: the top, or any collection except the item itself and (for a
+ * collection) the collections inside it, which would make a cycle. In tree order, with depth.
+ */
+export function moveTargets(tree: TreeNode[], itemId: string): MoveTarget[] {
+  const targets: MoveTarget[] = [{ id: null, label: 'Top level', depth: 0 }];
+  const walk = (nodes: TreeNode[], depth: number) => {
+    for (const node of nodes) {
+      if (node.item.object !== 'collection' || node.item.id === itemId) continue;
+      targets.push({ id: node.item.id, label: node.item.title, depth });
+      walk(node.children, depth + 1);
+    }
+  };
+  walk(tree, 1);
+  return targets;
+}

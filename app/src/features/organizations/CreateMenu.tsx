@@ -1,0 +1,70 @@
+/** "New": a Radix menu with "Space" and "Collection", each opening a dialog that asks for a title. */
+import { useNavigate } from '@tanstack/react-router';
+import { DropdownMenu } from 'radix-ui';
+import { useState } from 'react';
+import { type DialogAction, TitleDialog } from './ItemDialogs';
+import { type TreeItemKind, useCreateItem } from './mutations';
+
+export function CreateMenu({ organizationId, parent }: { organizationId: string; parent?: string }) {
+  const [open, setOpen] = useState<TreeItemKind | null>(null);
+  const space = useCreateItem(organizationId, 'space');
+  const collection = useCreateItem(organizationId, 'collection');
+  const navigate = useNavigate();
+  const dialog = (kind: TreeItemKind) => (next: boolean) => setOpen(next ? kind : null);
+  const show = (kind: TreeItemKind) => {
+    space.reset();
+    collection.reset();
+    setOpen(kind);
+  };
+  return (
+    <>
+      <DropdownMenu.Root modal={false}>
+        <DropdownMenu.Trigger className="create-trigger">New</DropdownMenu.Trigger>
+        <DropdownMenu.Portal>
+          <DropdownMenu.Content className="menu" align="start" sideOffset={4}>
+            <DropdownMenu.Item className="menu-item" onSelect={() => show('space')}>
+              Space
+            </DropdownMenu.Item>
+            <DropdownMenu.Item className="menu-item" onSelect={() => show('collection')}>
+              Collection
+            </DropdownMenu.Item>
+          </DropdownMenu.Content>
+        </DropdownMenu.Portal>
+      </DropdownMenu.Root>
+      {open === 'space' ? (
+        <TitleDialog
+          open
+          onOpenChange={dialog('space')}
+          heading="New space"
+          label="Space title"
+          submitLabel="Create space"
+          mutation={withParent(space, parent)}
+          onDone={(created) => {
+            const id = (created as { id?: string } | undefined)?.id;
+            if (id) navigate({ to: '/s/$spaceId', params: { spaceId: id } });
+          }}
+        />
+      ) : null}
+      {open === 'collection' ? (
+        <TitleDialog
+          open
+          onOpenChange={dialog('collection')}
+          heading="New collection"
+          label="Collection title"
+          submitLabel="Create collection"
+          mutation={withParent(collection, parent)}
+        />
+      ) : null}
+    </>
+  );
+}
+
+/** The create mutation as the title dialog takes it: a title, created under `parent`. */
+function withParent(mutation: ReturnType<typeof useCreateItem>, parent?: string): DialogAction<string> {
+  return {
+    mutate: (title, options) => mutation.mutate({ title, parent }, options),
+    isPending: mutation.isPending,
+    error: mutation.error,
+    reset: mutation.reset,
+  };
+}
