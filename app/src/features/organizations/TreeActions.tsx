@@ -31,10 +31,13 @@ export function TreeActions({
   const [open, setOpen] = useState<Open>(null);
   const rename = useRenameItem(organizationId, kind, id);
   const move = useMoveItem(organizationId, kind, id);
-  const remove = useDeleteItem(organizationId, kind, id);
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const onScreen = pathname.includes(`/${kind === 'space' ? 's' : 'c'}/${id}`);
+  const remove = useDeleteItem(organizationId, kind, id, () => {
+    // The screen of what is gone has nothing left to show: back to the organization.
+    if (onScreen) navigate({ to: '/o/$organizationId', params: { organizationId } });
+  });
   const dialog = (name: Open) => (next: boolean) => setOpen(next ? name : null);
   // Each dialog is mounted when it opens, so it starts from the item as it is now, without old errors.
   const show = (name: Open) => {
@@ -83,17 +86,7 @@ export function TreeActions({
         />
       ) : null}
       {open === 'delete' ? (
-        <DeleteDialog
-          open
-          onOpenChange={dialog('delete')}
-          title={title}
-          kind={kind}
-          mutation={remove}
-          onDone={() => {
-            // The screen of what is gone has nothing left to show: back to the organization.
-            if (onScreen) navigate({ to: '/o/$organizationId', params: { organizationId } });
-          }}
-        />
+        <DeleteDialog open onOpenChange={dialog('delete')} title={title} kind={kind} mutation={remove} />
       ) : null}
     </>
   );

@@ -12,11 +12,13 @@ export type TreeItemKind = 'space' | 'collection';
 const itemPath = (kind: TreeItemKind, id: string) =>
   `/v1/${kind === 'space' ? 'spaces' : 'collections'}/${encodeURIComponent(id)}`;
 
-function useTreeChange<T, R>(organizationId: string, action: (input: T) => Promise<R>) {
+/** `first` runs before the lists refresh, even when the item's controls are gone with it. */
+function useTreeChange<T, R>(organizationId: string, action: (input: T) => Promise<R>, first?: () => void) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: action,
     onSuccess: async () => {
+      first?.();
       await Promise.all([
         client.invalidateQueries({ queryKey: ['orgs', organizationId] }),
         client.invalidateQueries({ queryKey: ['collections'] }),
@@ -48,6 +50,7 @@ export function useMoveItem(organizationId: string, kind: TreeItemKind, id: stri
   );
 }
 
-export function useDeleteItem(organizationId: string, kind: TreeItemKind, id: string) {
-  return useTreeChange(organizationId, () => request<void>(itemPath(kind, id), { method: 'DELETE' }));
+/** `onDeleted` runs before the lists refresh (and the item's menu, gone from the tree, unmounts). */
+export function useDeleteItem(organizationId: string, kind: TreeItemKind, id: string, onDeleted?: () => void) {
+  return useTreeChange(organizationId, () => request<void>(itemPath(kind, id), { method: 'DELETE' }), onDeleted);
 }
