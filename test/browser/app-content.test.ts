@@ -8,7 +8,7 @@
  * test-output/app/.
  */
 import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
 import {
