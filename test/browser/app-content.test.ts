@@ -2,8 +2,8 @@
  * Organizing content and reviewing in the web app, in a real browser over a real server: an
  * administrator creates a collection and a space from the organization's tree, renames the space,
  * moves it into the collection and deletes it (keyboard only); finds the change request waiting for
- * their review in the organization's "Needs my review" tab; replies to a comment thread with a
- * mention and resolves it. Each screen is checked with axe and for console errors and
+ * their review in the organization's "Needs my review" tab, sees the merge rules that block its
+ * merge, replies to a comment thread with a mention and resolves it. Each screen is checked with axe and for console errors and
  * Content-Security-Policy violations, the last one at a phone width in dark mode. Screenshots go to
  * test-output/app/.
  */
@@ -49,7 +49,7 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     await h?.close();
   });
 
-  it('creates, renames, moves and deletes, finds a review request, replies with a mention and resolves', async () => {
+  it('creates, renames, moves and deletes, finds a review request, sees merge blockers, replies with a mention and resolves', async () => {
     // The writer's change requests: one asks the administrator to review it, one asks nobody.
     const asWriter = { ...world, admin: writer };
     const wanted = await newChangeRequest(asWriter, 'Explain the install');
@@ -62,6 +62,13 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
       body: { markdown: 'Is the install step clear?' },
     });
     expect(comment.status, JSON.stringify(comment.body)).toBe(201);
+    const rules = await world.admin.client.patch(world.base, {
+      mergeRules: {
+        type: 'rules',
+        rules: [{ rule: 'require_at_least_one_approved_review' }, { rule: 'require_author_to_merge' }],
+      },
+    });
+    expect(rules.status, JSON.stringify(rules.body)).toBe(200);
 
     const page = await browser.newPage();
     const errors = collectConsoleErrors(page);
@@ -158,6 +165,17 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     await page.getByRole('heading', { level: 1, name: 'Explain the install' }).waitFor();
     await nav.waitFor();
     await page.locator('.reviewers').getByText(world.admin.user.display_name).waitFor();
+    // "Merge" lists the merge rules that block it.
+    await page.getByRole('button', { name: 'Merge' }).click();
+    const blocked = page.locator('.merge-blockers');
+    await blocked.getByText('Merging is blocked by the merge rules:').waitFor();
+    expect(await blocked.getByRole('listitem').allTextContents()).toEqual([
+      'it needs 1 approval of its current revision and has 0',
+      'only its author may merge it',
+    ]);
+    expect(errors).toEqual([expect.stringContaining('status of 409')]);
+    errors.length = 0;
+
     const thread = page.getByRole('listitem', { name: 'Comment by Wren Writer' });
     const reply = thread.getByLabel('Reply to Wren Writer');
     await reply.fill('Yes, thanks ');
