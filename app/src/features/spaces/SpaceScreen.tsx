@@ -2,7 +2,7 @@
  * A space: the organization's navigation, the space's page tree and the open page, drawn with
  * every block. Answers `/s/{space}`, `/s/{space}/~/page/{pageId}` and `/s/{space}/{page path}`.
  */
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQueries } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Suspense } from 'react';
 import type { RevisionPage } from '../../api/types';
@@ -18,12 +18,18 @@ import { pageQuery, spaceContentQuery, spaceQuery } from './queries';
 
 export function SpaceScreen() {
   const params = useParams({ strict: false }) as { spaceId: string; pageId?: string; _splat?: string };
-  const { data: space } = useSuspenseQuery(spaceQuery(params.spaceId));
-  const { data: revision } = useSuspenseQuery(spaceContentQuery(params.spaceId));
+  // Both at once: one after the other, the page tree waited a round trip more.
+  const [{ data: space }, { data: revision }] = useSuspenseQueries({
+    queries: [spaceQuery(params.spaceId), spaceContentQuery(params.spaceId)],
+  });
   const page =
     params.pageId || params._splat
       ? findPage(revision.pages, { id: params.pageId, path: params._splat?.replace(/\/$/, '') })
       : firstDocument(revision.pages);
+  // The page's body is asked for now, not once the page tree's first render has committed (its
+  // useQuery would start only then): a 200-page tree takes a while to draw. Fresh data is not refetched.
+  const client = useQueryClient();
+  if (page) void client.prefetchQuery(pageQuery(space.id, page.id));
   const files = new Map(((revision as { files?: RevisionFile[] }).files ?? []).map((file) => [file.id, file] as const));
   return (
     <div className="layout">
