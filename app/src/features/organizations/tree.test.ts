@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Collection, Space } from '../../api/types';
-import { buildTree } from './tree';
+import { buildTree, moveTargets } from './tree';
 
 const collection = (id: string, title: string, parent?: string): Collection => ({
   object: 'collection',
@@ -35,5 +35,26 @@ describe('the organization tree', () => {
   it('puts an item whose parent the caller cannot see at the top', () => {
     const tree = buildTree([], [space('s1', 'Orphan', 'hidden-collection')]);
     expect(tree.map((n) => n.item.id)).toEqual(['s1']);
+  });
+});
+
+describe('where an item may move', () => {
+  const tree = buildTree(
+    [collection('c1', 'Guides'), collection('c2', 'Inner', 'c1'), collection('c3', 'Archive')],
+    [space('s1', 'Alpha', 'c1')],
+  );
+
+  it('offers the top and every collection, in tree order with depth', () => {
+    expect(moveTargets(tree, 's1')).toEqual([
+      { id: null, label: 'Top level', depth: 0 },
+      { id: 'c3', label: 'Archive', depth: 1 },
+      { id: 'c1', label: 'Guides', depth: 1 },
+      { id: 'c2', label: 'Inner', depth: 2 },
+    ]);
+  });
+
+  it('leaves out a collection itself and the collections inside it', () => {
+    expect(moveTargets(tree, 'c1').map((t) => t.id)).toEqual([null, 'c3']);
+    expect(moveTargets(tree, 'c2').map((t) => t.id)).toEqual([null, 'c3', 'c1']);
   });
 });
