@@ -2,6 +2,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { ShareButton } from '../sharing/ShareDialog';
+import { CreateMenu } from './CreateMenu';
 import { OrganizationNav } from './OrganizationNav';
 import { collectionQuery, organizationSpacesQuery } from './queries';
 
@@ -24,6 +25,11 @@ export function CollectionScreen() {
               organizationId: collection.organization,
               admin: collection.permissions.admin,
             }}
+          />
+          <CreateMenu
+            organizationId={collection.organization}
+            parent={collection.id}
+            label={`New in ${collection.title}`}
           />
         </div>
         {inside.length === 0 ? (

@@ -5,7 +5,16 @@ import { useState } from 'react';
 import { type DialogAction, TitleDialog } from './ItemDialogs';
 import { type TreeItemKind, useCreateItem } from './mutations';
 
-export function CreateMenu({ organizationId, parent }: { organizationId: string; parent?: string }) {
+/** `parent`: create inside this collection (named by `label`, the trigger's accessible name). */
+export function CreateMenu({
+  organizationId,
+  parent,
+  label,
+}: {
+  organizationId: string;
+  parent?: string;
+  label?: string;
+}) {
   const [open, setOpen] = useState<TreeItemKind | null>(null);
   const space = useCreateItem(organizationId, 'space');
   const collection = useCreateItem(organizationId, 'collection');
@@ -19,7 +28,9 @@ export function CreateMenu({ organizationId, parent }: { organizationId: string;
   return (
     <>
       <DropdownMenu.Root modal={false}>
-        <DropdownMenu.Trigger className="create-trigger">New</DropdownMenu.Trigger>
+        <DropdownMenu.Trigger className="create-trigger" aria-label={label}>
+          New
+        </DropdownMenu.Trigger>
         <DropdownMenu.Portal>
           <DropdownMenu.Content className="menu" align="start" sideOffset={4}>
             <DropdownMenu.Item className="menu-item" onSelect={() => show('space')}>
