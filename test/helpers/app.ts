@@ -96,7 +96,7 @@ export interface Harness {
   /** A new organization with one space, created through the API by the organization's admin. */
   space(title?: string): Promise<SpaceWorld>;
   /** A new user who is a member of `organizationId` with `role` (null: guest). */
-  member(organizationId: string, role: Role | null, options?: { scopes?: Scope[] }): Promise<TestUser>;
+  member(organizationId: string, role: Role | null, options?: { name?: string; scopes?: Scope[] }): Promise<TestUser>;
   close(): Promise<void>;
 }
 
