@@ -2,8 +2,8 @@
  * Organizing content and reviewing in the web app, in a real browser over a real server: an
  * administrator creates a collection and a space from the organization's tree, renames the space,
  * moves it into the collection and deletes it (keyboard only); finds the change request waiting for
- * their review in the organization's "Needs my review" tab, sees the merge rules that block its
- * merge, replies to a comment thread with a mention and resolves it. Each screen is checked with axe and for console errors and
+ * their review in the organization's "Needs my review" tab, requests and removes a reviewer, sees
+ * the merge rules that block its merge, replies to a comment thread with a mention and resolves it. Each screen is checked with axe and for console errors and
  * Content-Security-Policy violations, the last one at a phone width in dark mode. Screenshots go to
  * test-output/app/.
  */
@@ -49,7 +49,7 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     await h?.close();
   });
 
-  it('creates, renames, moves and deletes, finds a review request, sees merge blockers, replies with a mention and resolves', async () => {
+  it('creates, renames, moves and deletes, finds a review request, requests a reviewer, sees merge blockers, replies with a mention and resolves', async () => {
     // The writer's change requests: one asks the administrator to review it, one asks nobody.
     const asWriter = { ...world, admin: writer };
     const wanted = await newChangeRequest(asWriter, 'Explain the install');
@@ -147,8 +147,8 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     await page.getByRole('heading', { level: 1, name: /^Org / }).waitFor();
     // Deleted (an administrator still sees it, to restore it), and gone from the organization's list.
     expect((await world.admin.client.get(`/v1/spaces/${cookbook.id}`)).body.deletedAt).toBeDefined();
-    const left = await world.admin.client.get(`/v1/orgs/${world.orgId}/spaces`);
-    expect(left.body.items.map((s: { title: string }) => s.title)).toEqual(['Handbook']);
+    const remaining = await world.admin.client.get(`/v1/orgs/${world.orgId}/spaces`);
+    expect(remaining.body.items.map((s: { title: string }) => s.title)).toEqual(['Handbook']);
 
     // The organization's change requests: "Needs my review" lists only the one asking the administrator.
     await nav.getByRole('link', { name: 'Change requests' }).click();
@@ -164,7 +164,17 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     await link.click();
     await page.getByRole('heading', { level: 1, name: 'Explain the install' }).waitFor();
     await nav.waitFor();
-    await page.locator('.reviewers').getByText(world.admin.user.display_name).waitFor();
+    const reviewers = page.locator('.reviewers');
+    await reviewers.getByText(world.admin.user.display_name).waitFor();
+    // Request a review from the writer, then take it back.
+    await page.getByRole('button', { name: 'Request a review' }).click();
+    await page.getByRole('searchbox', { name: 'Request a review from' }).fill('wren');
+    await page.getByRole('button', { name: /^Wren Writer/ }).click();
+    await reviewers.getByText('Wren Writer').waitFor();
+    await page.getByRole('button', { name: 'Remove Wren Writer from the reviewers' }).click();
+    await reviewers.getByText('Wren Writer').waitFor({ state: 'detached' });
+    const left = await world.admin.client.get(`${world.base}/change-requests/${wanted.id}/requested-reviewers`);
+    expect(left.body.items.map((r: { user: { id: string } }) => r.user.id)).toEqual([world.admin.user.id]);
     // "Merge" lists the merge rules that block it.
     await page.getByRole('button', { name: 'Merge' }).click();
     const blocked = page.locator('.merge-blockers');
@@ -180,8 +190,17 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     const reply = thread.getByLabel('Reply to Wren Writer');
     await reply.fill('Yes, thanks ');
     await reply.press('End');
+    // "@" opens the member picker with its search field focused: search, arrow down, Enter.
     await reply.pressSequentially('@');
-    await page.getByRole('menuitem', { name: 'Wren Writer' }).click();
+    const search = page.getByRole('searchbox', { name: 'Mention a member' });
+    await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+    await search.pressSequentially('wren');
+    await page.getByRole('button', { name: /^Wren Writer/ }).waitFor();
+    expect(await page.locator('.member-options button').count()).toBe(1);
+    await quietAndAccessible();
+    await page.screenshot({ path: `${OUTPUT}/mention.png` });
+    await search.press('ArrowDown');
+    await page.keyboard.press('Enter');
     expect(await reply.inputValue()).toBe(`Yes, thanks @${writer.user.email} `);
     await expect.poll(() => reply.evaluate((el) => el === document.activeElement)).toBe(true);
     await reply.pressSequentially('have a look.');

@@ -2,11 +2,13 @@
  * The comment threads of a change request: every comment with its replies, "Reply" (with
  * mentions), "Resolve" / "Reopen", and "Comment" to start a thread. Mentions show the member's name.
  */
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { useQueries, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { DocumentView } from '../document/Document';
-import { organizationMembersQuery } from '../organizations/queries';
+import type { JSONDocument } from '../document/types';
+import { memberQuery } from '../organizations/queries';
 import { MentionField } from './MentionField';
+import { mentionedUserIds } from './mention';
 import { commentsQuery, repliesQuery, usePostComment, useReply, useResolve } from './queries';
 import type { Comment, CommentReply } from './types';
 
@@ -16,7 +18,6 @@ interface ThreadContext {
   spaceId: string;
   number: string;
   organizationId: string;
-  users: ReadonlyMap<string, string>;
 }
 
 export function Conversation({
@@ -29,11 +30,9 @@ export function Conversation({
   organizationId: string;
 }) {
   const { data: comments } = useSuspenseQuery(commentsQuery(spaceId, number));
-  const members = useQuery(organizationMembersQuery(organizationId));
-  const users = new Map((members.data ?? []).map((m) => [m.user.id, m.user.displayName] as const));
   const post = usePostComment(spaceId, number);
   const [text, setText] = useState('');
-  const context: ThreadContext = { spaceId, number, organizationId, users };
+  const context: ThreadContext = { spaceId, number, organizationId };
 
   function submit(event: FormEvent) {
     event.preventDefault();
@@ -145,14 +144,15 @@ function Posted({ by, at }: { by: string; at?: string }) {
 }
 
 function Body({ body, context }: { body: Comment['body']; context: ThreadContext }) {
-  if ('document' in body) {
-    return (
-      <DocumentView
-        document={body.document}
-        context={{ spaceId: context.spaceId, files: noFiles, users: context.users }}
-      />
-    );
-  }
+  if ('document' in body) return <DocumentBody document={body.document} context={context} />;
   if ('markdown' in body) return <p className="comment-text">{body.markdown}</p>;
   return null;
+}
+
+/** A JSON body, its mentions named (each mentioned member asked for once, and kept a while). */
+function DocumentBody({ document, context }: { document: JSONDocument; context: ThreadContext }) {
+  const mentioned = mentionedUserIds(document);
+  const members = useQueries({ queries: mentioned.map((id) => memberQuery(context.organizationId, id)) });
+  const users = new Map(members.flatMap((m) => (m.data ? [[m.data.user.id, m.data.user.displayName] as const] : [])));
+  return <DocumentView document={document} context={{ spaceId: context.spaceId, files: noFiles, users }} />;
 }

@@ -1,12 +1,10 @@
 /**
- * A comment's text field with mentions: typing `@` (or the "Mention" button) opens a Radix menu of
- * the organization's members (arrow keys, typeahead, Enter); the chosen member is written as the
- * API's Markdown mention, `@<handle>`, and the caret goes back to the text after it.
+ * A comment's text field with mentions: typing `@` (or the "Mention" button) opens the member
+ * picker, with the search field focused; the chosen member is written as the API's Markdown
+ * mention, `@<handle>`, and the caret goes back to the text after it.
  */
-import { useQuery } from '@tanstack/react-query';
-import { DropdownMenu } from 'radix-ui';
 import { useId, useRef, useState } from 'react';
-import { organizationMembersQuery } from '../organizations/queries';
+import { MemberPicker } from '../organizations/MemberPicker';
 import { insertMention, mentionHandle, typedMention } from './mention';
 
 export function MentionField({
@@ -25,17 +23,10 @@ export function MentionField({
   const fieldId = useId();
   const field = useRef<HTMLTextAreaElement>(null);
   const [open, setOpen] = useState(false);
-  // Where the `@` that opened the menu is (null: opened by the button, insert at the caret).
+  // Where the `@` that opened the picker is (null: opened by the button, insert at the caret).
   const typedAt = useRef<number | null>(null);
   const caret = useRef(0);
   const nextCaret = useRef<number | null>(null);
-  const members = useQuery({ ...organizationMembersQuery(organizationId), enabled: open });
-
-  function choose(user: { id: string; email?: string }) {
-    const out = insertMention(value, caret.current, mentionHandle(user), typedAt.current);
-    nextCaret.current = out.caret;
-    onChange(out.text);
-  }
 
   return (
     <div className="mention-field">
@@ -56,52 +47,38 @@ export function MentionField({
           }
         }}
       />
-      <DropdownMenu.Root
+      <MemberPicker
+        organizationId={organizationId}
         open={open}
         onOpenChange={(next) => {
-          if (next) {
+          // Opened by the button: the mention goes where the caret is.
+          if (next && !open) {
             typedAt.current = null;
             caret.current = field.current?.selectionStart ?? value.length;
           }
           setOpen(next);
         }}
-        modal={false}
-      >
-        <DropdownMenu.Trigger className="mention-trigger">
-          <span aria-hidden="true">@</span> Mention
-        </DropdownMenu.Trigger>
-        <DropdownMenu.Portal>
-          <DropdownMenu.Content
-            className="menu mention-menu"
-            align="start"
-            sideOffset={4}
-            onCloseAutoFocus={(event) => {
-              // Back to the text, after the mention when one was put in.
-              event.preventDefault();
-              const input = field.current;
-              if (!input) return;
-              input.focus();
-              if (nextCaret.current !== null) input.setSelectionRange(nextCaret.current, nextCaret.current);
-              nextCaret.current = null;
-            }}
-          >
-            <DropdownMenu.Label className="menu-label">Mention a member</DropdownMenu.Label>
-            {members.error ? (
-              <p role="alert" className="error menu-label">
-                {members.error.message}
-              </p>
-            ) : members.isPending ? (
-              <p className="menu-label">Loading members…</p>
-            ) : (
-              members.data.map((m) => (
-                <DropdownMenu.Item key={m.id} className="menu-item" onSelect={() => choose(m.user)}>
-                  {m.user.displayName}
-                </DropdownMenu.Item>
-              ))
-            )}
-          </DropdownMenu.Content>
-        </DropdownMenu.Portal>
-      </DropdownMenu.Root>
+        trigger={
+          <>
+            <span aria-hidden="true">@</span> Mention
+          </>
+        }
+        heading="Mention a member"
+        onChoose={(member) => {
+          const out = insertMention(value, caret.current, mentionHandle(member.user), typedAt.current);
+          nextCaret.current = out.caret;
+          onChange(out.text);
+        }}
+        onCloseAutoFocus={(event) => {
+          // Back to the text, after the mention when one was put in.
+          event.preventDefault();
+          const input = field.current;
+          if (!input) return;
+          input.focus();
+          if (nextCaret.current !== null) input.setSelectionRange(nextCaret.current, nextCaret.current);
+          nextCaret.current = null;
+        }}
+      />
     </div>
   );
 }

@@ -2,9 +2,9 @@
  * Who is asked to review the change request (getRequestedReviewersByChangeRequestId): each with
  * "Remove", and "Request review" from a member of the organization. Errors show beside the control.
  */
-import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
-import { organizationMembersQuery } from '../organizations/queries';
+import { useSuspenseQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { MemberPicker } from '../organizations/MemberPicker';
 import { requestedReviewersQuery, useRemoveReviewer, useRequestReviewer } from './queries';
 
 export function RequestedReviewers({
@@ -19,20 +19,11 @@ export function RequestedReviewers({
   open: boolean;
 }) {
   const { data: requested } = useSuspenseQuery(requestedReviewersQuery(spaceId, number));
-  const members = useQuery({ ...organizationMembersQuery(organizationId), enabled: open });
   const add = useRequestReviewer(spaceId, number);
   const remove = useRemoveReviewer(spaceId, number);
-  const [choice, setChoice] = useState('');
-  const fieldId = useId();
+  const [picking, setPicking] = useState(false);
   const users = requested.flatMap((r) => (r.kind === 'user' && r.user ? [r.user] : []));
   const requestedIds = new Set(users.map((u) => u.id));
-  const candidates = (members.data ?? []).filter((m) => !requestedIds.has(m.user.id));
-
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!choice) return;
-    add.mutate(choice, { onSuccess: () => setChoice('') });
-  }
 
   return (
     <section aria-labelledby="reviewers-heading">
@@ -64,25 +55,22 @@ export function RequestedReviewers({
         </p>
       ) : null}
       {open ? (
-        <form onSubmit={submit} className="inline-form">
-          <label htmlFor={fieldId}>Reviewer to request</label>
-          <select id={fieldId} value={choice} onChange={(e) => setChoice(e.target.value)}>
-            <option value="">{members.isPending ? 'Loading members…' : 'Choose a member'}</option>
-            {candidates.map((m) => (
-              <option key={m.user.id} value={m.user.id}>
-                {m.user.displayName}
-              </option>
-            ))}
-          </select>
-          <button type="submit" disabled={add.isPending || !choice}>
-            Request review
-          </button>
-          {add.error || members.error ? (
+        <div className="actions">
+          <MemberPicker
+            organizationId={organizationId}
+            open={picking}
+            onOpenChange={setPicking}
+            trigger="Request a review"
+            heading="Request a review from"
+            exclude={requestedIds}
+            onChoose={(member) => add.mutate(member.user.id)}
+          />
+          {add.error ? (
             <p role="alert" className="error">
-              {(add.error ?? members.error)?.message}
+              {add.error.message}
             </p>
           ) : null}
-        </form>
+        </div>
       ) : null}
     </section>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertMention, mentionHandle, mergeBlockers, typedMention } from './mention';
+import { insertMention, mentionedUserIds, mentionHandle, mergeBlockers, typedMention } from './mention';
 
 describe('mentions in a comment', () => {
   it('uses the e-mail address when the API reads it as one, else the user id', () => {
@@ -40,5 +40,30 @@ describe('a refused merge', () => {
   });
   it('is null for another refusal', () => {
     expect(mergeBlockers('change request 3 is merged')).toBeNull();
+  });
+});
+
+describe('who a comment mentions', () => {
+  const mention = (user: string) => ({
+    object: 'inline',
+    type: 'mention',
+    isVoid: true,
+    data: { ref: { kind: 'user', user } },
+  });
+  it('finds user mentions at any depth, once each, and nothing else', () => {
+    const document = {
+      object: 'document',
+      nodes: [
+        { object: 'block', type: 'paragraph', nodes: [mention('u1'), { object: 'text', leaves: [] }, mention('u2')] },
+        {
+          object: 'block',
+          type: 'list-unordered',
+          nodes: [{ object: 'block', type: 'list-item', nodes: [mention('u1')] }],
+        },
+        { object: 'inline', type: 'mention', data: { ref: { kind: 'page', page: 'p1' } } },
+      ],
+    };
+    expect(mentionedUserIds(document)).toEqual(['u1', 'u2']);
+    expect(mentionedUserIds({ object: 'document', nodes: [] })).toEqual([]);
   });
 });

@@ -50,3 +50,18 @@ export function mergeBlockers(message: string): string[] | null {
     .map((reason) => reason.trim())
     .filter(Boolean);
 }
+
+/** The users a comment's JSON document mentions (official `mention` inlines of kind `user`), once each. */
+export function mentionedUserIds(document: unknown): string[] {
+  const ids = new Set<string>();
+  const walk = (node: unknown) => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { object?: string; type?: string; data?: { ref?: { kind?: string; user?: string } } };
+    if (n.object === 'inline' && n.type === 'mention' && n.data?.ref?.kind === 'user' && n.data.ref.user) {
+      ids.add(n.data.ref.user);
+    }
+    for (const child of (node as { nodes?: unknown[] }).nodes ?? []) walk(child);
+  };
+  walk(document);
+  return [...ids];
+}

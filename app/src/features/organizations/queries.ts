@@ -41,10 +41,30 @@ export interface Member {
   user: { id: string; displayName: string; email?: string };
 }
 
-/** The organization's members (listMembersInOrganizationById): whom to request a review from or mention. */
-export const organizationMembersQuery = (organizationId: string) =>
+/**
+ * Members whose name or e-mail address matches `search` (listMembersInOrganizationById with
+ * `search`, by name), a page of them: an organization may have a hundred thousand.
+ */
+export const memberSearchQuery = (organizationId: string, search: string) =>
   queryOptions({
-    queryKey: ['orgs', organizationId, 'members'],
-    queryFn: ({ signal }) => requestAll<Member>(`/v1/orgs/${encodeURIComponent(organizationId)}/members`, signal),
+    queryKey: ['orgs', organizationId, 'members', 'search', search],
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ sort: 'name', limit: '20' });
+      if (search) params.set('search', search);
+      return request<{ items: Member[] }>(`/v1/orgs/${encodeURIComponent(organizationId)}/members?${params}`, {
+        signal,
+      }).then((page) => page.items);
+    },
     staleTime: 60_000,
+  });
+
+/** One member (getMemberInOrganizationById): the name of someone a comment mentions. */
+export const memberQuery = (organizationId: string, userId: string) =>
+  queryOptions({
+    queryKey: ['orgs', organizationId, 'members', 'one', userId],
+    queryFn: ({ signal }) =>
+      request<Member>(`/v1/orgs/${encodeURIComponent(organizationId)}/members/${encodeURIComponent(userId)}`, {
+        signal,
+      }),
+    staleTime: 5 * 60_000,
   });
