@@ -10,7 +10,11 @@ import { AccountScreen } from './features/account/AccountScreen';
 import { AuditScreen } from './features/audit/AuditScreen';
 import { ChangeRequestScreen } from './features/change-requests/ChangeRequestScreen';
 import { ChangeRequestsScreen } from './features/change-requests/ChangeRequestsScreen';
-import { OrganizationChangeRequests } from './features/change-requests/OrganizationChangeRequests';
+import {
+  type ChangeRequestTab,
+  isChangeRequestTab,
+  OrganizationChangeRequests,
+} from './features/change-requests/OrganizationChangeRequests';
 import { AppShell } from './features/layout/AppShell';
 import { ErrorScreen } from './features/layout/ErrorScreen';
 import { NotFound } from './features/layout/NotFound';
@@ -86,6 +90,9 @@ const auditRoute = createRoute({
 export const organizationChangeRequestsRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/o/$organizationId/change-requests',
+  // The tab is in the address (`?tab=review`), so a reload or a shared link opens the same list.
+  validateSearch: (search: Record<string, unknown>): { tab?: ChangeRequestTab } =>
+    isChangeRequestTab(search.tab) ? { tab: search.tab } : {},
   component: OrganizationChangeRequests,
 });
 

@@ -157,6 +157,7 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     const link = page.getByRole('link', { name: 'Explain the install' });
     await link.waitFor();
     expect(await page.getByRole('link', { name: 'Nobody asked' }).count()).toBe(0);
+    expect(new URL(page.url()).searchParams.get('tab')).toBe('review');
     await quietAndAccessible();
     await page.screenshot({ path: `${OUTPUT}/org-change-requests.png`, fullPage: true });
 

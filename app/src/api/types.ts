@@ -25,7 +25,7 @@ export interface Collection {
   title: string;
   parent?: string;
   urls: Urls;
-  /** `admin`: the caller may change who has access. */
+  /** What the caller may do with it; `admin`: change who has access, rename, move, delete. */
   permissions: { admin: boolean };
 }
 

@@ -1,13 +1,12 @@
 /**
  * `/o/{org}/change-requests`: the change requests of every space of the organization the caller
  * may read, in tabs (Radix Tabs: arrow keys move between them): open, merged, archived, and "Needs
- * my review" (open ones where the signed-in person is a requested reviewer). Each is a link named by
- * its subject.
+ * my review" (open ones where the signed-in person is a requested reviewer; `?tab=review`). Each
+ * is a link named by its subject.
  */
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
-import { Link, useParams } from '@tanstack/react-router';
+import { Link, useNavigate, useParams, useSearch } from '@tanstack/react-router';
 import { Tabs } from 'radix-ui';
-import { useState } from 'react';
 import { useUser } from '../auth/session';
 import { Loading } from '../layout/Loading';
 import { OrganizationNav } from '../organizations/OrganizationNav';
@@ -23,11 +22,24 @@ const TABS = [
 ] as const;
 
 type Tab = (typeof TABS)[number]['value'];
+export type ChangeRequestTab = Tab;
+
+export function isChangeRequestTab(value: unknown): value is Tab {
+  return TABS.some((t) => t.value === value);
+}
 
 export function OrganizationChangeRequests() {
   const { organizationId } = useParams({ strict: false }) as { organizationId: string };
   const { data: organization } = useSuspenseQuery(organizationQuery(organizationId));
-  const [tab, setTab] = useState<Tab>('open');
+  const tab: Tab = useSearch({ strict: false }).tab ?? 'open';
+  const navigate = useNavigate();
+  const setTab = (next: Tab) =>
+    navigate({
+      to: '/o/$organizationId/change-requests',
+      params: { organizationId },
+      search: next === 'open' ? {} : { tab: next },
+      replace: true,
+    });
   return (
     <div className="layout">
       <OrganizationNav organizationId={organizationId} />

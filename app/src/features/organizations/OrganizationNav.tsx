@@ -1,8 +1,9 @@
 /**
  * The organization's navigation landmark: its change requests, people (members, teams) and sites
  * (and, for its admins, webhooks and audit log), then its collections and spaces as a tree, each
- * space a link named by its title, each item with its actions menu (rename, move, delete) and "New"
- * to create a space or a collection. Shown beside every screen of the organization.
+ * space a link named by its title, each item its caller administers with its actions menu (rename,
+ * move, delete), and "New" to create a space or a collection when the caller may. Shown beside
+ * every screen of the organization.
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
@@ -82,7 +83,7 @@ export function OrganizationNav({
       </ul>
       <div className="sidebar-heading">
         <span className="group-title">Spaces</span>
-        <CreateMenu organizationId={organizationId} />
+        {organization.permissions.createContent ? <CreateMenu organizationId={organizationId} /> : null}
       </div>
       <TreeList nodes={tree} organizationId={organizationId} tree={tree} currentSpaceId={currentSpaceId} />
     </nav>
@@ -97,14 +98,16 @@ function TreeList({ nodes, ...props }: TreeProps & { nodes: TreeNode[] }) {
         <li key={node.item.id}>
           <div className="tree-row">
             <TreeItem node={node} currentSpaceId={props.currentSpaceId} />
-            <TreeActions
-              organizationId={props.organizationId}
-              kind={node.item.object}
-              id={node.item.id}
-              title={node.item.title}
-              parent={node.item.parent ?? null}
-              tree={props.tree}
-            />
+            {node.item.permissions?.admin === false ? null : (
+              <TreeActions
+                organizationId={props.organizationId}
+                kind={node.item.object}
+                id={node.item.id}
+                title={node.item.title}
+                parent={node.item.parent ?? null}
+                tree={props.tree}
+              />
+            )}
           </div>
           <TreeList nodes={node.children} {...props} />
         </li>
