@@ -222,6 +222,13 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
     expect(overflow).toBe(false);
     await page.screenshot({ path: `${OUTPUT}/change-request-threads.png`, fullPage: true });
+
+    // The space's own list of change requests, also beside the organization's navigation.
+    await page.getByRole('main').getByRole('link', { name: 'Change requests' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Change requests' }).waitFor();
+    await page.getByRole('link', { name: 'Explain the install' }).waitFor();
+    await nav.waitFor();
+    await quietAndAccessible();
     await page.close();
   }, 120_000);
 });

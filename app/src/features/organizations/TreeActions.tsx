@@ -34,9 +34,9 @@ export function TreeActions({
   const navigate = useNavigate();
   const pathname = useRouterState({ select: (s) => s.location.pathname });
   const onScreen = pathname.includes(`/${kind === 'space' ? 's' : 'c'}/${id}`);
-  const remove = useDeleteItem(organizationId, kind, id, () => {
+  const remove = useDeleteItem(organizationId, kind, id, async () => {
     // The screen of what is gone has nothing left to show: back to the organization.
-    if (onScreen) navigate({ to: '/o/$organizationId', params: { organizationId } });
+    if (onScreen) await navigate({ to: '/o/$organizationId', params: { organizationId } });
   });
   const dialog = (name: Open) => (next: boolean) => setOpen(next ? name : null);
   // Each dialog is mounted when it opens, so it starts from the item as it is now, without old errors.

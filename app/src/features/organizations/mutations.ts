@@ -1,9 +1,9 @@
 /**
  * Changes to an organization's tree through the official operations: createSpace, createCollection,
  * updateSpaceById / updateCollectionById (rename), moveSpace / moveCollection, deleteSpaceById /
- * deleteCollectionById. Each refreshes the organization's lists (and the item's own screen).
+ * deleteCollectionById. Each refreshes the organization's lists, and the item's own data.
  */
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type QueryClient, useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '../../api/client';
 import type { Collection, Space } from '../../api/types';
 
@@ -12,18 +12,20 @@ export type TreeItemKind = 'space' | 'collection';
 const itemPath = (kind: TreeItemKind, id: string) =>
   `/v1/${kind === 'space' ? 'spaces' : 'collections'}/${encodeURIComponent(id)}`;
 
-/** `first` runs before the lists refresh, even when the item's controls are gone with it. */
-function useTreeChange<T, R>(organizationId: string, action: (input: T) => Promise<R>, first?: () => void) {
+/** The query key under which the app keeps an item (and, for a space, its content). */
+const itemKey = (kind: TreeItemKind, id: string) => [kind === 'space' ? 'spaces' : 'collections', id];
+
+function useTreeChange<T, R>(
+  organizationId: string,
+  action: (input: T) => Promise<R>,
+  after: (client: QueryClient) => Promise<unknown> = async () => {},
+) {
   const client = useQueryClient();
   return useMutation({
     mutationFn: action,
     onSuccess: async () => {
-      first?.();
-      await Promise.all([
-        client.invalidateQueries({ queryKey: ['orgs', organizationId] }),
-        client.invalidateQueries({ queryKey: ['collections'] }),
-        client.invalidateQueries({ queryKey: ['spaces'] }),
-      ]);
+      await after(client);
+      await client.invalidateQueries({ queryKey: ['orgs', organizationId] });
     },
   });
 }
@@ -38,19 +40,33 @@ export function useCreateItem(organizationId: string, kind: TreeItemKind) {
 }
 
 export function useRenameItem(organizationId: string, kind: TreeItemKind, id: string) {
-  return useTreeChange(organizationId, (title: string) =>
-    request(itemPath(kind, id), { method: 'PATCH', body: { title } }),
+  return useTreeChange(
+    organizationId,
+    (title: string) => request(itemPath(kind, id), { method: 'PATCH', body: { title } }),
+    (client) => client.invalidateQueries({ queryKey: itemKey(kind, id), exact: true }),
   );
 }
 
 /** `parent: null` moves the item to the top of the organization. */
 export function useMoveItem(organizationId: string, kind: TreeItemKind, id: string) {
-  return useTreeChange(organizationId, (parent: string | null) =>
-    request(`${itemPath(kind, id)}/move`, { method: 'POST', body: { parent } }),
+  return useTreeChange(
+    organizationId,
+    (parent: string | null) => request(`${itemPath(kind, id)}/move`, { method: 'POST', body: { parent } }),
+    (client) => client.invalidateQueries({ queryKey: itemKey(kind, id), exact: true }),
   );
 }
 
-/** `onDeleted` runs before the lists refresh (and the item's menu, gone from the tree, unmounts). */
-export function useDeleteItem(organizationId: string, kind: TreeItemKind, id: string, onDeleted?: () => void) {
-  return useTreeChange(organizationId, () => request<void>(itemPath(kind, id), { method: 'DELETE' }), onDeleted);
+/**
+ * `leave` runs first (and is awaited): the screen of what is gone leaves it before its data is
+ * dropped, so nothing asks the API again for what is no longer there.
+ */
+export function useDeleteItem(organizationId: string, kind: TreeItemKind, id: string, leave: () => Promise<void>) {
+  return useTreeChange(
+    organizationId,
+    () => request<void>(itemPath(kind, id), { method: 'DELETE' }),
+    async (client) => {
+      await leave();
+      client.removeQueries({ queryKey: itemKey(kind, id), type: 'inactive' });
+    },
+  );
 }
