@@ -176,7 +176,12 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     await reviewers.getByText('Wren Writer').waitFor({ state: 'detached' });
     const left = await world.admin.client.get(`${world.base}/change-requests/${wanted.id}/requested-reviewers`);
     expect(left.body.items.map((r: { user: { id: string } }) => r.user.id)).toEqual([world.admin.user.id]);
-    // "Merge" lists the merge rules that block it.
+    // The rules in force show beside "Merge"; a refused merge lists the ones that block it.
+    await page.locator('.merge-rules li').first().waitFor();
+    expect(await page.locator('.merge-rules li').allTextContents()).toEqual([
+      '1 approval of the latest changes',
+      'Merged by its author',
+    ]);
     await page.getByRole('button', { name: 'Merge' }).click();
     const blocked = page.locator('.merge-blockers');
     await blocked.getByText('Merging is blocked by the merge rules:').waitFor();

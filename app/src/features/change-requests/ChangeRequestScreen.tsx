@@ -6,12 +6,13 @@
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { Suspense } from 'react';
+import { Suspense, useId } from 'react';
 import { Loading } from '../layout/Loading';
 import { OrganizationNav } from '../organizations/OrganizationNav';
 import { spaceQuery } from '../spaces/queries';
 import { Changes } from './Changes';
 import { Conversation } from './Conversation';
+import { MergeRulesNote } from './MergeRulesNote';
 import { mergeBlockers } from './mention';
 import { changeRequestQuery, useMerge, useUpdateFromLive } from './queries';
 import { RequestedReviewers } from './RequestedReviewers';
@@ -25,6 +26,7 @@ export function ChangeRequestScreen() {
   const update = useUpdateFromLive(spaceId, number);
   const open = changeRequest.status === 'open' || changeRequest.status === 'draft';
   const blockers = merge.error ? mergeBlockers(merge.error.message) : null;
+  const rulesId = useId();
   return (
     <div className="layout">
       <Suspense fallback={<Loading label="Loading the organization" />}>
@@ -52,11 +54,17 @@ export function ChangeRequestScreen() {
                 Update from live
               </button>
             ) : null}
-            <button type="button" onClick={() => merge.mutate(undefined)} disabled={merge.isPending}>
+            <button
+              type="button"
+              onClick={() => merge.mutate(undefined)}
+              disabled={merge.isPending}
+              aria-describedby={rulesId}
+            >
               Merge
             </button>
           </div>
         ) : null}
+        {open ? <MergeRulesNote id={rulesId} space={space} /> : null}
         {update.error ? (
           <p role="alert" className="error">
             {update.error.message}
