@@ -58,7 +58,7 @@ export function ChangeRequestsScreen() {
         ) : list.data.length === 0 ? (
           <p>No change requests.</p>
         ) : (
-          <ul className="cards">
+          <ul className="cards change-list">
             {list.data.map((cr) => (
               <li key={cr.id}>
                 <Link to="/s/$spaceId/~/changes/$number" params={{ spaceId, number: String(cr.number) }}>

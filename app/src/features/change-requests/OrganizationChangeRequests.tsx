@@ -87,7 +87,7 @@ function ChangeRequestList({ organizationId, tab }: { organizationId: string; ta
     return <p>{tab === 'review' ? 'No change request is waiting for your review.' : 'No change requests.'}</p>;
   }
   return (
-    <ul className="cards">
+    <ul className="cards change-list">
       {list.data.map((cr) => {
         const spaceId = spaceOf(cr);
         return (

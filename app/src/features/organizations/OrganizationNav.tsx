@@ -33,7 +33,8 @@ export function OrganizationNav({
   return (
     <nav className="sidebar" aria-label={organization.title}>
       <p className="sidebar-title">
-        <Link to="/o/$organizationId" params={{ organizationId }}>
+        {/* Current only on the organization's home, not on every screen below its address. */}
+        <Link to="/o/$organizationId" params={{ organizationId }} activeOptions={{ exact: true }}>
           {organization.title}
         </Link>
       </p>
