@@ -42,7 +42,11 @@ function jsonAttribute(name: string, fallback: unknown = null, split = true) {
 
 /** `key`, `data` and `extra` (every other property of the object but its type and children). */
 function formatAttributes(data: unknown = null, extra: unknown = null) {
-  return { key: jsonAttribute('key', null, false), data: jsonAttribute('data', data), extra: jsonAttribute('extra', extra) };
+  return {
+    key: jsonAttribute('key', null, false),
+    data: jsonAttribute('data', data),
+    extra: jsonAttribute('extra', extra),
+  };
 }
 
 /** A short text for a void node's HTML (the app draws voids with node views; this is the fallback). */
@@ -129,7 +133,8 @@ function voidInline(name: string, type: string): AnyExtension {
     inline: true,
     atom: true,
     selectable: true,
-    addAttributes: () => (name === INLINE_ATOM ? { json: jsonAttribute('json') } : formatAttributes({}, { isVoid: true })),
+    addAttributes: () =>
+      name === INLINE_ATOM ? { json: jsonAttribute('json') } : formatAttributes({}, { isVoid: true }),
     parseHTML: () => [{ tag: `span[data-type="${name}"]` }],
     renderHTML: ({ node, HTMLAttributes }) => [
       'span',

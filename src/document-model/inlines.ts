@@ -19,7 +19,9 @@ const WRAPPERS = new Set(['link', 'annotation']);
 function markSet(schema: Schema, marks: EditorMark[]): EditorMark[] {
   const out: EditorMark[] = [];
   for (const mark of marks) {
-    const same = out.findIndex((m) => m.type === mark.type && (mark.type !== MARK_ATOM || sameJson(m.attrs, mark.attrs)));
+    const same = out.findIndex(
+      (m) => m.type === mark.type && (mark.type !== MARK_ATOM || sameJson(m.attrs, mark.attrs)),
+    );
     if (same >= 0) out[same] = mark;
     else out.push(mark);
   }
@@ -79,7 +81,10 @@ export function inlinesToEditor(schema: Schema, nodes: unknown[], outer: EditorM
     }
     const name = WRAPPERS.has(type) ? undefined : voidInlineByType.get(type);
     push(
-      marked(name ? { type: name, attrs: formatAttrs(child, []) } : { type: INLINE_ATOM, attrs: { json: child } }, outer),
+      marked(
+        name ? { type: name, attrs: formatAttrs(child, []) } : { type: INLINE_ATOM, attrs: { json: child } },
+        outer,
+      ),
     );
   }
   return out;
@@ -113,8 +118,7 @@ function plainToDocument(run: EditorNode[]): DocumentNode[] {
   return out as unknown as DocumentNode[];
 }
 
-const wrapperOf = (node: EditorNode): EditorMark | null =>
-  node.marks?.find((mark) => WRAPPERS.has(mark.type)) ?? null;
+const wrapperOf = (node: EditorNode): EditorMark | null => node.marks?.find((mark) => WRAPPERS.has(mark.type)) ?? null;
 
 /** The format's inlines of editor inline content, in the canonical spelling (see the header). */
 export function inlinesToDocument(content: EditorNode[]): DocumentNode[] {

@@ -3,7 +3,7 @@ import { elementFromAttrs, isObject, type Value } from './attrs.js';
 import { documentSchema } from './extensions.js';
 import { textblockInlines } from './inlines.js';
 import { BLOCK_ATOM, blockByName, EXPANDABLE } from './registry.js';
-import { type Document, type DocumentNode, DocumentModelError, type EditorNode } from './types.js';
+import { type Document, DocumentModelError, type DocumentNode, type EditorNode } from './types.js';
 
 function blockToDocument(node: EditorNode, path: string): Value {
   const children = (nodes: EditorNode[] | undefined, at: string) =>

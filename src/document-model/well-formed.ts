@@ -10,7 +10,8 @@ import { DocumentModelError } from './types.js';
 
 type Value = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Value => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Value =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function fail(path: string, reason: string): never {
   throw new DocumentModelError(path, reason);
@@ -33,7 +34,7 @@ function checkFragments(node: Value, path: string): void {
       if (field in fragment && typeof fragment[field] !== 'string') fail(`${at}/${field}`, 'must be a string');
     }
     if (!Array.isArray(fragment.nodes)) fail(`${at}/nodes`, 'must be an array');
-    fragment.nodes.forEach((child, j) => checkAny(child, `${at}/nodes/${j}`));
+    for (const [j, child] of fragment.nodes.entries()) checkAny(child, `${at}/nodes/${j}`);
   });
 }
 
@@ -52,7 +53,7 @@ function checkText(node: Value, path: string): void {
     if (typeof leaf.text !== 'string') fail(`${at}/text`, 'must be a string');
     if ('marks' in leaf) {
       if (!Array.isArray(leaf.marks)) fail(`${at}/marks`, 'must be an array');
-      leaf.marks.forEach((mark, j) => checkMark(mark, `${at}/marks/${j}`));
+      for (const [j, mark] of leaf.marks.entries()) checkMark(mark, `${at}/marks/${j}`);
     }
   });
 }
@@ -63,7 +64,10 @@ function checkElement(node: Value, path: string): void {
   if ('nodes' in node) {
     if (!Array.isArray(node.nodes)) fail(`${path}/nodes`, 'must be an array');
     const inlineOnly = node.object === 'inline';
-    node.nodes.forEach((child, i) => (inlineOnly ? checkInline(child, `${path}/nodes/${i}`) : checkAny(child, `${path}/nodes/${i}`)));
+    for (const [i, child] of node.nodes.entries()) {
+      if (inlineOnly) checkInline(child, `${path}/nodes/${i}`);
+      else checkAny(child, `${path}/nodes/${i}`);
+    }
   }
   checkFragments(node, path);
 }
