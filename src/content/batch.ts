@@ -9,6 +9,7 @@
  */
 
 import type { Db } from '../db/database.js';
+import { checkDocumentModel, DocumentModelError } from '../document-model/index.js';
 import { ApiError, badRequest } from '../lib/errors.js';
 import { newId } from '../lib/ids.js';
 import { slugify, uniqueSlug } from '../lib/slug.js';
@@ -99,6 +100,7 @@ export function readDocumentInput(
   try {
     if ('document' in input) {
       checkDocumentLimits(input.document);
+      checkEditable(input.document);
       return { document: input.document as JsonDocument };
     }
     const { meta, body } = splitFrontmatter(input.markdown as string);
@@ -115,6 +117,16 @@ export function readDocumentInput(
     if (error instanceof ApiError) {
       throw new ApiError(error.statusCode, `${at}/${'document' in input ? 'document' : 'markdown'}: ${error.message}`);
     }
+    throw error;
+  }
+}
+
+/** 400 naming the path when the editor could not hold the document (src/document-model). */
+function checkEditable(document: unknown): void {
+  try {
+    checkDocumentModel(document);
+  } catch (error) {
+    if (error instanceof DocumentModelError) throw badRequest(error.message);
     throw error;
   }
 }

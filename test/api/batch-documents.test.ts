@@ -1,0 +1,103 @@
+/**
+ * Page bodies given as JSON documents pass through the editor's Document model
+ * (src/document-model) besides the content limits: a document of the official format is stored as
+ * sent, blocks the editor does not know included; one the editor could not hold is refused with 400
+ * naming the change and the path inside the document, for every operation that takes a document.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type SpaceWorld } from '../helpers/app.js';
+import { batch, newChangeRequest } from '../helpers/change-requests.js';
+import { documentArbitrary } from '../helpers/document-arbitraries.js';
+
+let h: Harness;
+let ctx: SpaceWorld;
+let cr: string;
+beforeAll(async () => {
+  h = await createHarness();
+  ctx = await h.space();
+  cr = (await newChangeRequest(ctx)).id;
+});
+afterAll(async () => h.close());
+
+const text = (value: unknown) => ({ object: 'text', leaves: [{ object: 'leaf', text: value, marks: [] }] });
+const doc = (...nodes: unknown[]) => ({ object: 'document', data: {}, nodes });
+const paragraph = (...nodes: unknown[]) => ({ object: 'block', type: 'paragraph', nodes });
+
+async function readBack(page: string): Promise<unknown> {
+  const res = await ctx.admin.client.get(`${ctx.base}/change-requests/${cr}/content/page/${page}`);
+  expect(res.status).toBe(200);
+  return res.body.document;
+}
+
+function expectRefused(res: { status: number; body: unknown }, message: string) {
+  expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(400);
+  expect(res.body).toEqual({ error: { code: 400, message } });
+}
+
+describe('JSON document bodies and the editor model', () => {
+  it('stores documents of the official format as sent, unknown blocks included', async () => {
+    const documents: Array<Record<string, unknown>> = [
+      // An empty body is stored as none (read back as the empty document): samples with blocks.
+      ...(fc.sample(
+        documentArbitrary.filter((d) => (d as { nodes: unknown[] }).nodes.length > 0),
+        { seed: 34, numRuns: 4 },
+      ) as Array<Record<string, unknown>>),
+      doc({ object: 'block', type: 'future-block', key: 'k', data: { x: [1] }, nodes: [paragraph(text('kept'))] }),
+    ];
+    const res = await batch(
+      ctx,
+      cr,
+      documents.map((document, i) => ({ operation: 'insert_page', title: `Doc ${i}`, document: { document } })),
+      '?compat=false',
+    );
+    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
+    const pages = res.body.changes.map((change: { page: { id: string } }) => change.page.id);
+    for (const [i, document] of documents.entries()) expect(await readBack(pages[i])).toStrictEqual(document);
+  });
+
+  it('refuses a document the editor cannot hold, naming the change and the path', async () => {
+    const badLeaf = doc(paragraph(text('fine')), paragraph(text(42)));
+    expectRefused(
+      await batch(ctx, cr, [
+        { operation: 'insert_page', title: 'Ok', document: { markdown: 'fine' } },
+        { operation: 'insert_page', title: 'Bad', document: { document: badLeaf } },
+      ]),
+      'body/changes/1/document/document: nodes/1/nodes/0/leaves/0/text: must be a string',
+    );
+    const blockInLink = doc(paragraph({ object: 'inline', type: 'link', data: {}, nodes: [paragraph()] }));
+    expectRefused(
+      await batch(ctx, cr, [{ operation: 'insert_page', title: 'Bad', document: { document: blockInLink } }]),
+      'body/changes/0/document/document: nodes/0/nodes/0/nodes/0: must be a text or an inline (an inline holds no blocks)',
+    );
+  });
+
+  it('checks updated pages and reusable contents the same way', async () => {
+    const inserted = await batch(
+      ctx,
+      cr,
+      [{ operation: 'insert_page', title: 'Target', document: { markdown: 'x' } }],
+      '?compat=false',
+    );
+    const page = inserted.body.changes[0].page.id;
+    const badMark = doc(
+      paragraph({ object: 'text', leaves: [{ object: 'leaf', text: 'a', marks: [{ type: 'bold' }] }] }),
+    );
+    expectRefused(
+      await batch(ctx, cr, [{ operation: 'update_page', page, document: { document: badMark } }]),
+      'body/changes/0/document/document: nodes/0/nodes/0/leaves/0/marks/0: must be a mark (object "mark")',
+    );
+    expectRefused(
+      await batch(ctx, cr, [
+        {
+          operation: 'insert_reusable_content',
+          title: 'R',
+          document: { document: doc({ object: 'block', type: 'hint', data: 'info', nodes: [] }) },
+        },
+      ]),
+      'body/changes/0/document/document: nodes/0/data: must be an object',
+    );
+    // Nothing of the refused batches was applied.
+    expect(await readBack(page)).toEqual(doc(paragraph(text('x'))));
+  });
+});
