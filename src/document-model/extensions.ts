@@ -35,7 +35,8 @@ function jsonAttribute(name: string, fallback: unknown = null, split = true) {
   return {
     default: fallback,
     keepOnSplit: split,
-    parseHTML: (element: HTMLElement) => parseJson(element.getAttribute(html)) ?? fallback,
+    // Absent: null, so ProseMirror gives the default and a parse rule's own attributes stand.
+    parseHTML: (element: HTMLElement) => parseJson(element.getAttribute(html)),
     renderHTML: (attrs: Attrs) => (attrs[name] == null ? {} : { [html]: JSON.stringify(attrs[name]) }),
   };
 }
@@ -95,7 +96,14 @@ function blockNode(spec: BlockSpec): AnyExtension {
     defining: spec.name === 'codeLine' || !textblock,
     addAttributes: () => ({
       ...(spec.name === 'heading'
-        ? { level: { default: 1, parseHTML: (el: HTMLElement) => Math.min(3, Number(el.tagName.slice(1)) || 1) } }
+        ? {
+            level: {
+              default: 1,
+              parseHTML: (el: HTMLElement) =>
+                Number(el.getAttribute('data-level')) || Math.min(3, Number(el.tagName.slice(1)) || 1),
+              renderHTML: (attrs: Attrs) => ({ 'data-level': attrs.level }),
+            },
+          }
         : {}),
       ...formatAttributes(spec.data ?? null, spec.extra ?? null),
       // The inlines as read, kept while the text is unchanged (see to-document.ts).
@@ -107,7 +115,8 @@ function blockNode(spec: BlockSpec): AnyExtension {
       { tag: selector },
     ],
     renderHTML: ({ node, HTMLAttributes }) => {
-      if (spec.name === 'heading') return [`h${node.attrs.level}`, HTMLAttributes, 0];
+      // The page title is the screen's h1: a document's headings start one level below (as in the app's reader).
+      if (spec.name === 'heading') return [`h${Number(node.attrs.level) + 1}`, HTMLAttributes, 0];
       if (tag) return [tag, HTMLAttributes, 0];
       return ['div', mergeAttributes(HTMLAttributes, { 'data-type': spec.name }), 0];
     },
@@ -144,15 +153,30 @@ function voidInline(name: string, type: string): AnyExtension {
   });
 }
 
+const SHORTCUTS: Record<string, string> = {
+  bold: 'Mod-b',
+  italic: 'Mod-i',
+  strikethrough: 'Mod-Shift-s',
+  code: 'Mod-e',
+};
+
 function leafMark(type: string, tag: string): AnyExtension {
+  const shortcut = SHORTCUTS[type];
   return Mark.create({
     name: type,
+    addKeyboardShortcuts() {
+      return shortcut ? { [shortcut]: () => this.editor.commands.toggleMark(this.name) } : {};
+    },
     addAttributes: () => ({ data: jsonAttribute('data') }),
     parseHTML: () =>
       type === 'color'
-        ? [{ tag: 'span[data-data]' }]
+        ? [{ tag: 'span[data-type="color"]' }]
         : [{ tag }, ...(type === 'bold' ? [{ tag: 'b' }] : type === 'italic' ? [{ tag: 'i' }] : [])],
-    renderHTML: ({ HTMLAttributes }) => [tag, HTMLAttributes, 0],
+    renderHTML: ({ HTMLAttributes }) => [
+      tag,
+      type === 'color' ? mergeAttributes(HTMLAttributes, { 'data-type': 'color' }) : HTMLAttributes,
+      0,
+    ],
   });
 }
 
