@@ -6,7 +6,7 @@
  * copying and pasting inside the editor keeps them.
  */
 import { type AnyExtension, getSchema, Mark, mergeAttributes, Node } from '@tiptap/core';
-import type { Schema } from '@tiptap/pm/model';
+import type { Schema, TagParseRule } from '@tiptap/pm/model';
 import {
   BLOCK_ATOM,
   BLOCKS,
@@ -17,6 +17,7 @@ import {
   MARKS,
   VOID_INLINES,
 } from './registry.js';
+import { sameJson } from './types.js';
 
 type Attrs = Record<string, unknown>;
 
@@ -37,8 +38,27 @@ function jsonAttribute(name: string, fallback: unknown = null, split = true) {
     keepOnSplit: split,
     // Absent: null, so ProseMirror gives the default and a parse rule's own attributes stand.
     parseHTML: (element: HTMLElement) => parseJson(element.getAttribute(html)),
-    renderHTML: (attrs: Attrs) => (attrs[name] == null ? {} : { [html]: JSON.stringify(attrs[name]) }),
+    // Left out when the default; null written as "null" when the default is not (see keepNulls).
+    renderHTML: (attrs: Attrs) => (sameJson(attrs[name], fallback) ? {} : { [html]: JSON.stringify(attrs[name]) }),
   };
+}
+
+const JSON_ATTRIBUTES = ['key', 'data', 'extra', 'json', 'props'];
+
+/**
+ * Parse rules that keep an attribute written as "null": TipTap drops an attribute parsed as null
+ * (its default then applies), not one a rule's `getAttrs` gives.
+ */
+function keepNulls(rules: TagParseRule[]): TagParseRule[] {
+  return rules.map((rule) => ({
+    ...rule,
+    getAttrs: (element: HTMLElement) => {
+      const own = rule.getAttrs ? rule.getAttrs(element) : null;
+      if (own === false) return false;
+      const nulls = JSON_ATTRIBUTES.filter((name) => element.getAttribute(`data-${name}`) === 'null');
+      return { ...Object.fromEntries(nulls.map((name) => [name, null])), ...(own ?? {}) };
+    },
+  }));
 }
 
 /** `key`, `data` and `extra` (every other property of the object but its type and children). */
@@ -61,7 +81,9 @@ function summary(type: string, data: unknown): string {
 }
 
 function blockNode(spec: BlockSpec): AnyExtension {
-  const selector = `div[data-type="${spec.name}"]`;
+  // A task list is a `ul`: an `li` in a `div` inside another `li` would close that one as HTML is parsed.
+  const element = spec.name === 'taskList' ? 'ul' : 'div';
+  const selector = `${element}[data-type="${spec.name}"]`;
   if (spec.kind === 'void') {
     return Node.create({
       name: spec.name,
@@ -70,7 +92,8 @@ function blockNode(spec: BlockSpec): AnyExtension {
       selectable: true,
       draggable: true,
       addAttributes: () => formatAttributes(spec.data ?? null, spec.extra ?? null),
-      parseHTML: () => [{ tag: selector }, ...(spec.name === 'divider' ? [{ tag: 'hr' }] : [])],
+      parseHTML: () =>
+        keepNulls([{ tag: selector, priority: 60 }, ...(spec.name === 'divider' ? [{ tag: 'hr' }] : [])]),
       renderHTML: ({ node, HTMLAttributes }) => [
         'div',
         mergeAttributes(HTMLAttributes, { 'data-type': spec.name, contenteditable: 'false' }),
@@ -109,28 +132,30 @@ function blockNode(spec: BlockSpec): AnyExtension {
       // The inlines as read, kept while the text is unchanged (see to-document.ts).
       ...(textblock ? { inlineSource: { default: null, keepOnSplit: false, rendered: false } } : {}),
     }),
-    parseHTML: () => [
-      ...(spec.name === 'heading' ? ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({ tag: h })) : []),
-      ...(tag ? [{ tag, ...(spec.name === 'codeBlock' ? { preserveWhitespace: 'full' as const } : {}) }] : []),
-      { tag: selector },
-    ],
+    parseHTML: () =>
+      keepNulls([
+        ...(spec.name === 'heading' ? ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'].map((h) => ({ tag: h })) : []),
+        ...(tag ? [{ tag, ...(spec.name === 'codeBlock' ? { preserveWhitespace: 'full' as const } : {}) }] : []),
+        // Before the plain tags (a task list's `ul` is not a bulleted list).
+        { tag: selector, priority: 60 },
+      ]),
     renderHTML: ({ node, HTMLAttributes }) => {
       // The page title is the screen's h1: a document's headings start one level below (as in the app's reader).
       if (spec.name === 'heading') return [`h${Number(node.attrs.level) + 1}`, HTMLAttributes, 0];
       if (tag) return [tag, HTMLAttributes, 0];
-      return ['div', mergeAttributes(HTMLAttributes, { 'data-type': spec.name }), 0];
+      return [element, mergeAttributes(HTMLAttributes, { 'data-type': spec.name }), 0];
     },
   });
 }
 
-function fragmentNode(name: string, content: string): AnyExtension {
+function fragmentNode(name: string, kind: string, content: string): AnyExtension {
   return Node.create({
     name,
     content,
     defining: true,
     // The fragment object but its nodes (`fragment`, `type`, `key`, …).
-    addAttributes: () => ({ props: jsonAttribute('props', null) }),
-    parseHTML: () => [{ tag: `div[data-type="${name}"]` }],
+    addAttributes: () => ({ props: jsonAttribute('props', { object: 'fragment', fragment: kind, type: kind }) }),
+    parseHTML: () => keepNulls([{ tag: `div[data-type="${name}"]` }]),
     renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { 'data-type': name }), 0],
   });
 }
@@ -144,7 +169,7 @@ function voidInline(name: string, type: string): AnyExtension {
     selectable: true,
     addAttributes: () =>
       name === INLINE_ATOM ? { json: jsonAttribute('json') } : formatAttributes({}, { isVoid: true }),
-    parseHTML: () => [{ tag: `span[data-type="${name}"]` }],
+    parseHTML: () => keepNulls([{ tag: `span[data-type="${name}"]` }]),
     renderHTML: ({ node, HTMLAttributes }) => [
       'span',
       mergeAttributes(HTMLAttributes, { 'data-type': name, contenteditable: 'false' }),
@@ -191,13 +216,15 @@ const linkMark = Mark.create({
   inclusive: false,
   excludes: 'annotation link',
   addAttributes: () => formatAttributes({ ref: { kind: 'url', url: '' } }, { isVoid: false }),
-  parseHTML: () => [
-    {
-      tag: 'a[href]',
-      getAttrs: (el: HTMLElement) =>
-        el.hasAttribute('data-data') ? null : { data: { ref: { kind: 'url', url: el.getAttribute('href') ?? '' } } },
-    },
-  ],
+  parseHTML: () =>
+    keepNulls([
+      // Its own (any ref, written in data-data), before a link pasted from elsewhere (a URL).
+      { tag: 'a[data-data]', priority: 60 },
+      {
+        tag: 'a[href]',
+        getAttrs: (el: HTMLElement) => ({ data: { ref: { kind: 'url', url: el.getAttribute('href') } } }),
+      },
+    ]),
   renderHTML: ({ mark, HTMLAttributes }) => ['a', mergeAttributes(HTMLAttributes, safeHref(mark.attrs)), 0],
 });
 
@@ -206,7 +233,7 @@ const annotationMark = Mark.create({
   inclusive: false,
   excludes: 'annotation link',
   addAttributes: () => formatAttributes(null, { isVoid: false, fragments: [] }),
-  parseHTML: () => [{ tag: 'span[data-type="annotation"]' }],
+  parseHTML: () => keepNulls([{ tag: 'span[data-type="annotation"]' }]),
   renderHTML: ({ HTMLAttributes }) => ['span', mergeAttributes(HTMLAttributes, { 'data-type': 'annotation' }), 0],
 });
 
@@ -215,7 +242,7 @@ const markAtom = Mark.create({
   // A leaf may carry several unknown marks.
   excludes: '',
   addAttributes: () => ({ json: jsonAttribute('json') }),
-  parseHTML: () => [{ tag: `span[data-type="${MARK_ATOM}"]` }],
+  parseHTML: () => keepNulls([{ tag: `span[data-type="${MARK_ATOM}"]` }]),
   renderHTML: ({ HTMLAttributes }) => ['span', mergeAttributes(HTMLAttributes, { 'data-type': MARK_ATOM }), 0],
 });
 
@@ -235,7 +262,7 @@ const blockAtom = Node.create({
   selectable: true,
   draggable: true,
   addAttributes: () => ({ json: jsonAttribute('json') }),
-  parseHTML: () => [{ tag: `div[data-type="${BLOCK_ATOM}"]` }],
+  parseHTML: () => keepNulls([{ tag: `div[data-type="${BLOCK_ATOM}"]` }]),
   renderHTML: ({ node, HTMLAttributes }) => [
     'div',
     mergeAttributes(HTMLAttributes, { 'data-type': BLOCK_ATOM, contenteditable: 'false' }),
@@ -253,11 +280,11 @@ export const extensions: AnyExtension[] = [
     content: `${EXPANDABLE.title} ${EXPANDABLE.body}`,
     defining: true,
     addAttributes: () => formatAttributes({}, { isVoid: true }),
-    parseHTML: () => [{ tag: 'div[data-type="expandable"]' }],
+    parseHTML: () => keepNulls([{ tag: 'div[data-type="expandable"]' }]),
     renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { 'data-type': 'expandable' }), 0],
   }),
-  fragmentNode(EXPANDABLE.title, 'paragraph'),
-  fragmentNode(EXPANDABLE.body, 'block+'),
+  fragmentNode(EXPANDABLE.title, 'expandable-title', 'paragraph'),
+  fragmentNode(EXPANDABLE.body, 'expandable-body', 'block+'),
   blockAtom,
   textNode,
   ...VOID_INLINES.map((spec) => voidInline(spec.name, spec.type)),

@@ -15,6 +15,17 @@ import { type DocumentNode, type EditorMark, type EditorNode, sameJson } from '.
 
 const WRAPPERS = new Set(['link', 'annotation']);
 
+const ranks = new WeakMap<Schema, Map<string, number>>();
+
+function ranksOf(schema: Schema): Map<string, number> {
+  let rank = ranks.get(schema);
+  if (!rank) {
+    rank = new Map(Object.keys(schema.marks).map((name, i) => [name, i]));
+    ranks.set(schema, rank);
+  }
+  return rank;
+}
+
 /** Marks in the editor's rank, each type once (unknown marks once per distinct JSON), as ProseMirror holds them. */
 function markSet(schema: Schema, marks: EditorMark[]): EditorMark[] {
   const out: EditorMark[] = [];
@@ -25,9 +36,9 @@ function markSet(schema: Schema, marks: EditorMark[]): EditorMark[] {
     if (same >= 0) out[same] = mark;
     else out.push(mark);
   }
-  const ranks = Object.keys(schema.marks);
-  const rank = (mark: EditorMark) => ranks.indexOf(mark.type);
-  return out.sort((a, b) => rank(a) - rank(b));
+  if (out.length < 2) return out;
+  const rank = ranksOf(schema);
+  return out.sort((a, b) => (rank.get(a.type) ?? 0) - (rank.get(b.type) ?? 0));
 }
 
 function leafMark(mark: Value): EditorMark {

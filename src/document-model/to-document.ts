@@ -5,6 +5,9 @@ import { textblockInlines } from './inlines.js';
 import { BLOCK_ATOM, blockByName, EXPANDABLE } from './registry.js';
 import { type Document, DocumentModelError, type DocumentNode, type EditorNode } from './types.js';
 
+/** 1–3, whatever a pasted or scripted attribute says. */
+const headingLevelOf = (level: unknown) => Math.min(3, Math.max(1, Math.trunc(Number(level)) || 1));
+
 function blockToDocument(node: EditorNode, path: string): Value {
   const children = (nodes: EditorNode[] | undefined, at: string) =>
     (nodes ?? []).map((child, i) => blockToDocument(child, `${at}/${i}`));
@@ -18,7 +21,7 @@ function blockToDocument(node: EditorNode, path: string): Value {
   }
   const spec = blockByName.get(node.type);
   if (!spec) throw new DocumentModelError(path, `the editor node "${node.type}" is not a block of the format`);
-  const type = spec.name === 'heading' ? `heading-${node.attrs?.level ?? 1}` : spec.type;
+  const type = spec.name === 'heading' ? `heading-${headingLevelOf(node.attrs?.level)}` : spec.type;
   if (spec.kind === 'void') return elementFromAttrs('block', type, node.attrs);
   if (spec.kind === 'container') {
     return elementFromAttrs('block', type, node.attrs, { nodes: children(node.content, `${path}/nodes`) });
