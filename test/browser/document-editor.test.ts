@@ -1,7 +1,8 @@
 /**
  * The page body editor (app/src/features/editor) in a real browser, before it has a screen: bundled
  * on its own with Vite, it shows a rich document as an accessible multiline textbox, typing changes
- * the document (every other block, atoms included, written back as read), and the editor's HTML
+ * the document (every other block, atoms included, written back as read), undo gives back the
+ * document as read, and the editor's HTML
  * (what copy and paste carry) parses back to the same document.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -183,6 +184,10 @@ describe.skipIf(browserMissing)('the page body editor in a browser', () => {
     });
     expect(edited.nodes.slice(3)).toEqual(document.nodes.slice(2));
     expect(edited.nodes[0]).toEqual(document.nodes[0]);
+
+    // Undone (typing may have made several steps on a busy machine), it is the document as read.
+    for (let step = 0; step < 10; step++) await page.keyboard.press('Control+z');
+    expect(await page.evaluate(() => (window as unknown as { LAST: unknown }).LAST)).toEqual(document);
     expect(errors).toEqual([]);
   });
 

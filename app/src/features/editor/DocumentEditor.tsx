@@ -12,6 +12,7 @@ import {
   editorToDocument,
   extensions,
 } from '../../../../src/document-model/index.js';
+import { History } from './history';
 
 export function DocumentEditor({
   document,
@@ -27,7 +28,7 @@ export function DocumentEditor({
   const changed = useRef(onChange);
   changed.current = onChange;
   const editor = useEditor({
-    extensions,
+    extensions: [...extensions, History],
     content: documentToEditor(document),
     editable,
     editorProps: {
