@@ -4,6 +4,8 @@
  * They use TipTap's commands by node name, so they hold whatever extensions the model brings.
  */
 import type { Editor, Range } from '@tiptap/core';
+import { documentToEditor } from './model';
+import { atCommand as chain, emptyTable, turnIntoCodeBlock } from './writing';
 
 export interface BlockChoice {
   title: string;
@@ -14,10 +16,8 @@ export interface BlockChoice {
   run: (editor: Editor, range: Range) => void;
 }
 
-const chain = (editor: Editor, range: Range) => editor.chain().focus().deleteRange(range);
-
 export const BLOCKS: BlockChoice[] = [
-  { title: 'Text', keywords: ['paragraph'], node: 'paragraph', run: (e, r) => chain(e, r).setParagraph().run() },
+  { title: 'Text', keywords: ['paragraph'], node: 'paragraph', run: (e, r) => chain(e, r).setNode('paragraph').run() },
   ...([1, 2, 3] as const).map(
     (level): BlockChoice => ({
       title: `Heading ${level}`,
@@ -42,18 +42,20 @@ export const BLOCKS: BlockChoice[] = [
     title: 'Task list',
     keywords: ['todo', 'checkbox'],
     node: 'taskList',
-    run: (e, r) => chain(e, r).toggleList('taskList', 'taskItem').run(),
+    run: (e, r) => chain(e, r).toggleList('taskList', 'listItem').run(),
   },
   {
     title: 'Code block',
     keywords: ['code', 'snippet', 'pre'],
     node: 'codeBlock',
-    run: (e, r) => chain(e, r).setNode('codeBlock').run(),
+    run: (e, r) =>
+      chain(e, r)
+        .command(({ state, tr }) => turnIntoCodeBlock(state, tr, tr.selection.from))
+        .run(),
   },
   {
     title: 'Hint',
     keywords: ['callout', 'info', 'warning', 'note'],
-    // The document model's hint node; a model without one gets a quote (see model.ts).
     node: 'hint',
     run: (e, r) => chain(e, r).wrapIn('hint').run(),
   },
@@ -61,7 +63,8 @@ export const BLOCKS: BlockChoice[] = [
     title: 'Table',
     keywords: ['grid', 'rows', 'columns'],
     node: 'table',
-    run: (e, r) => chain(e, r).insertTable({ rows: 3, cols: 3, withHeaderRow: true }).run(),
+    // The model edits a table as a whole for now: a 2 × 2 one, its cells kept in the Document format.
+    run: (e, r) => chain(e, r).insertContent(emptyTable(documentToEditor)).run(),
   },
   {
     title: 'Quote',
@@ -72,20 +75,14 @@ export const BLOCKS: BlockChoice[] = [
   {
     title: 'Divider',
     keywords: ['rule', 'separator', 'hr'],
-    node: 'horizontalRule',
-    run: (e, r) => chain(e, r).setHorizontalRule().run(),
+    node: 'divider',
+    run: (e, r) => chain(e, r).insertContent({ type: 'divider' }).run(),
   },
 ];
 
-/** A hint falls back to a quote when the schema has no hint node (the placeholder model). */
+/** The choices whose node the schema has. */
 function available(nodes: Record<string, unknown>): BlockChoice[] {
-  return BLOCKS.flatMap((block) => {
-    if (nodes[block.node]) return [block];
-    if (block.node === 'hint' && nodes.blockquote) {
-      return [{ ...block, node: 'blockquote', run: (e: Editor, r: Range) => chain(e, r).wrapIn('blockquote').run() }];
-    }
-    return [];
-  });
+  return BLOCKS.filter((block) => nodes[block.node]);
 }
 
 /** The choices for what was typed after "/": by title first, then by keyword; all when nothing was. */

@@ -1,0 +1,156 @@
+/**
+ * What writing needs beyond the Document model's nodes (src/document-model, which defines what a
+ * document may hold and nothing of how it is typed): undo and redo across saves, the drop and gap
+ * cursors, list keys (Enter, Tab, Shift-Tab, Backspace in items), and the Markdown shortcuts (`#`,
+ * `-`, `1.`, `>`, three backticks, `**…**`, `*…*`, `` `…` ``, `~~…~~`). StarterKit brings the
+ * first three with every one of its own nodes turned off: the model's nodes stand alone.
+ */
+import {
+  type Editor,
+  Extension,
+  InputRule,
+  type JSONContent,
+  markInputRule,
+  type Range,
+  textblockTypeInputRule,
+  wrappingInputRule,
+} from '@tiptap/core';
+import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
+import { type EditorState, TextSelection, type Transaction } from '@tiptap/pm/state';
+import StarterKit from '@tiptap/starter-kit';
+
+const LISTS = ['bulletList', 'orderedList', 'taskList'];
+
+/**
+ * Replaces the textblock at `from` by an empty code block (one code line, the cursor in it), with
+ * `syntax` as its language when given.
+ */
+export function turnIntoCodeBlock(state: EditorState, tr: Transaction, from: number, syntax?: string): boolean {
+  const { codeBlock, codeLine } = state.schema.nodes;
+  if (!codeBlock || !codeLine) return false;
+  const $from = tr.doc.resolve(from);
+  if (!$from.parent.isTextblock) return false;
+  const block = codeBlock.create(syntax ? { data: { syntax } } : null, codeLine.create());
+  const start = $from.before();
+  tr.replaceWith(start, $from.after(), block);
+  tr.setSelection(TextSelection.create(tr.doc, start + 2));
+  return true;
+}
+
+/** The model's node for a table made in the editor: two columns, two rows, empty cells. */
+export function emptyTable(toEditor: (document: never) => JSONContent): JSONContent {
+  const columns = ['a', 'b'];
+  const rows = ['r1', 'r2'];
+  const paragraph = { object: 'block', type: 'paragraph', nodes: [{ object: 'text', leaves: [] }] };
+  const table = {
+    object: 'block',
+    type: 'table',
+    isVoid: true,
+    data: {
+      view: { type: 'grid', columns, hideHeader: false },
+      records: Object.fromEntries(
+        rows.map((r, i) => [
+          r,
+          { orderIndex: String(i), values: Object.fromEntries(columns.map((c) => [c, `${r}-${c}`])) },
+        ]),
+      ),
+      definition: Object.fromEntries(
+        columns.map((c, i) => [c, { id: c, title: `Column ${i + 1}`, type: 'text', textAlignment: 'left' }]),
+      ),
+    },
+    fragments: rows.flatMap((r) =>
+      columns.map((c) => ({ object: 'fragment', fragment: `${r}-${c}`, nodes: [paragraph] })),
+    ),
+  };
+  return toEditor({ object: 'document', data: {}, nodes: [table] } as never).content?.[0] ?? { type: 'paragraph' };
+}
+
+/** Deletes the typed "/" command and runs `command` there, as one step of the history. */
+export function atCommand(editor: Editor, range: Range) {
+  return editor.chain().focus().deleteRange(range);
+}
+
+const MarkdownShortcuts = Extension.create({
+  name: 'markdownShortcuts',
+  addInputRules() {
+    const { nodes, marks } = this.editor.schema;
+    const rules: InputRule[] = [];
+    if (nodes.heading) {
+      rules.push(
+        textblockTypeInputRule({
+          find: /^(#{1,3})\s$/,
+          type: nodes.heading,
+          getAttributes: (match) => ({ level: match[1]?.length ?? 1 }),
+        }),
+      );
+    }
+    if (nodes.bulletList) rules.push(wrappingInputRule({ find: /^\s*([-+*])\s$/, type: nodes.bulletList }));
+    if (nodes.orderedList) rules.push(wrappingInputRule({ find: /^(\d+)\.\s$/, type: nodes.orderedList }));
+    if (nodes.blockquote) rules.push(wrappingInputRule({ find: /^\s*>\s$/, type: nodes.blockquote }));
+    rules.push(
+      new InputRule({
+        find: /^```([a-z0-9+#-]+)?[\s\n]$/i,
+        handler: ({ state, range, match }) => {
+          turnIntoCodeBlock(state as unknown as EditorState, state.tr, range.from, match[1]);
+        },
+      }),
+    );
+    const mark = (name: string, find: RegExp) => {
+      const type = marks[name];
+      if (type) rules.push(markInputRule({ find, type }));
+    };
+    mark('bold', /(?:^|\s)(\*\*(?!\s+\*\*)((?:[^*]+))\*\*(?!\s+\*\*))$/);
+    mark('italic', /(?:^|\s)(\*(?!\s+\*)((?:[^*]+))\*(?!\s+\*))$/);
+    mark('code', /(^|[^`])`([^`]+)`(?!`)$/);
+    mark('strikethrough', /(?:^|\s)(~~(?!\s+~~)((?:[^~]+))~~(?!\s+~~))$/);
+    return rules;
+  },
+  addKeyboardShortcuts() {
+    const inList = () => {
+      const { $from } = this.editor.state.selection;
+      for (let depth = $from.depth; depth > 0; depth--) {
+        const node: ProseMirrorNode = $from.node(depth);
+        if (node.type.name === 'listItem' && LISTS.includes($from.node(depth - 1).type.name)) return true;
+      }
+      return false;
+    };
+    return {
+      // Enter in an empty last paragraph of an item leaves the list (or the inner list), as writers expect.
+      Enter: () => {
+        if (!inList()) return false;
+        const { $from, empty } = this.editor.state.selection;
+        const last = $from.parent.content.size === 0 && $from.indexAfter(-1) === $from.node(-1).childCount;
+        if (empty && last) return this.editor.commands.liftListItem('listItem');
+        return this.editor.commands.splitListItem('listItem');
+      },
+      Tab: () => inList() && this.editor.commands.sinkListItem('listItem'),
+      'Shift-Tab': () => inList() && this.editor.commands.liftListItem('listItem'),
+    };
+  },
+});
+
+/** The extensions the page editor adds to the model's. */
+export const writingExtensions = [
+  StarterKit.configure({
+    blockquote: false,
+    bold: false,
+    bulletList: false,
+    code: false,
+    codeBlock: false,
+    document: false,
+    hardBreak: false,
+    heading: false,
+    horizontalRule: false,
+    italic: false,
+    listItem: false,
+    link: false,
+    orderedList: false,
+    paragraph: false,
+    strike: false,
+    text: false,
+    underline: false,
+    trailingNode: false,
+    listKeymap: { listTypes: [{ itemName: 'listItem', wrapperNames: LISTS }] },
+  }),
+  MarkdownShortcuts,
+];
