@@ -9,6 +9,7 @@ import Fastify, { type FastifyServerOptions, type RouteOptions } from 'fastify';
 import { sql } from 'kysely';
 import { Type } from 'typebox';
 import { registerApi } from './api/index.js';
+import uploadRoutes from './api/storage/upload-routes.js';
 import authRoutes from './auth/routes.js';
 import { ssoSignInRoutes } from './auth/sso-routes.js';
 import { background } from './background.js';
@@ -210,6 +211,8 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   await app.register(registerPublished);
   // Signing in and out of the browser session (/auth/*), outside the API.
   await app.register(authRoutes);
+  // Files sent to a signed upload URL, without a token (outside the API: see the file).
+  await app.register(uploadRoutes);
   await app.register(registerApi, { prefix: '/v1' });
   return app;
 }

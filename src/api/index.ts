@@ -38,6 +38,7 @@ import siteSpaceRoutes from './sites/spaces/routes.js';
 import siteStructureRoutes from './sites/structure/routes.js';
 import spaceRoutes from './spaces/routes.js';
 import ssoRoutes from './sso/routes.js';
+import storageRoutes from './storage/routes.js';
 import teamRoutes from './teams/routes.js';
 import translationRoutes from './translations/routes.js';
 import urlRoutes from './urls/routes.js';
@@ -59,6 +60,7 @@ export async function registerApi(app: App): Promise<void> {
   await app.register(integrationRoutes);
   await app.register(openapiRoutes);
   await app.register(translationRoutes);
+  await app.register(storageRoutes);
   // The sites family: the Site itself, then its sub-areas (each imports only `sites/shared` and `src/sites`).
   await app.register(siteRoutes);
   await app.register(siteCustomizationRoutes);

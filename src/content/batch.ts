@@ -15,11 +15,10 @@ import { newId } from '../lib/ids.js';
 import { slugify, uniqueSlug } from '../lib/slug.js';
 import { assertExpression } from '../sites/condition.js';
 import type { ContentRef, JsonDocument } from './document.js';
-import { storeFile as storeFileEntry } from './file-entry.js';
+import { type BatchOptions, storeFile } from './file-source.js';
 import { checkDocumentLimits } from './limits.js';
 import { markdownToDocument, splitFrontmatter, takeLeadingTitle } from './markdown.js';
 import { gitPathIndex, pageGitPath, resolveRelativeLinks } from './relative-links.js';
-import { readSource } from './source.js';
 import {
   type FileEntry,
   flattenPages,
@@ -60,7 +59,14 @@ export type Change =
   | { operation: 'delete_page'; page: string }
   | {
       operation: 'insert_files';
-      files: Array<{ ref?: string; name: string; contentType?: string; url?: string; base64?: string }>;
+      files: Array<{
+        ref?: string;
+        name: string;
+        contentType?: string;
+        url?: string;
+        base64?: string;
+        storageKey?: string;
+      }>;
     }
   | { operation: 'insert_reusable_content'; title: string; ref?: string; document?: DocumentInput }
   | { operation: 'update_reusable_content'; reusableContent: string; title?: string; document?: DocumentInput }
@@ -82,10 +88,7 @@ export interface BatchResult {
   insertedFiles: FileEntry[];
 }
 
-export interface BatchOptions {
-  allowPrivateFetch: boolean;
-  maxFileBytes: number;
-}
+export type { BatchOptions } from './file-source.js';
 
 /**
  * A page body from the accepted inputs, with what Markdown front matter says about the page; 413 or
@@ -371,32 +374,4 @@ async function storeBodies(
     if (hash) entry.document = hash;
     else delete entry.document;
   }
-}
-
-async function storeFile(
-  db: Db,
-  file: { name: string; contentType?: string; url?: string; base64?: string },
-  at: string,
-  id: string,
-  options: BatchOptions,
-): Promise<FileEntry> {
-  let bytes: Buffer;
-  let sourceType = '';
-  if (file.base64 !== undefined) {
-    if (!file.contentType) throw badRequest(`${at}/contentType is required with base64`);
-    if (!/^[A-Za-z0-9+/\s]*={0,2}\s*$/.test(file.base64)) throw badRequest(`${at}/base64 is not valid base64`);
-    bytes = Buffer.from(file.base64, 'base64');
-  } else if (file.url !== undefined) {
-    const source = await readSource(file.url, {
-      allowPrivate: options.allowPrivateFetch,
-      maxBytes: options.maxFileBytes,
-    });
-    bytes = source.body;
-    sourceType = source.contentType.split(';')[0]?.trim() ?? '';
-  } else {
-    throw badRequest(`${at} needs one of url or base64`);
-  }
-  const contentType =
-    file.contentType || (sourceType && sourceType !== 'application/octet-stream' ? sourceType : undefined);
-  return storeFileEntry(db, { id, name: file.name, contentType, bytes });
 }

@@ -24,6 +24,7 @@ import type {
   FileBlobsTable,
   PageVersionsTable,
   RevisionsTable,
+  StorageUploadsTable,
 } from './schema/content.js';
 import type { CollectionsTable, ContentPermissionsTable, SpacesTable } from './schema/content-tree.js';
 import type { EventsTable, WebhookDeliveriesTable, WebhooksTable } from './schema/events.js';
@@ -35,7 +36,12 @@ import type {
   IntegrationSpaceInstallationsTable,
   IntegrationsTable,
 } from './schema/integrations.js';
-import type { OpenapiSpecsTable, OpenapiSpecVersionsTable, TranslationSettingsTable } from './schema/openapi.js';
+import type {
+  OpenapiSpecsTable,
+  OpenapiSpecVersionsTable,
+  TranslationResultsTable,
+  TranslationSettingsTable,
+} from './schema/openapi.js';
 import type { ChangeRequestReviewsTable, CommentReactionsTable, CommentsTable } from './schema/reviews.js';
 import type { SearchIndexStateTable, SearchPassagesTable } from './schema/search.js';
 import type { PasswordResetsTable, SessionsTable, SignInFailuresTable, UserPasswordsTable } from './schema/sessions.js';
@@ -101,6 +107,8 @@ export interface Database {
   openapi_specs: OpenapiSpecsTable;
   openapi_spec_versions: OpenapiSpecVersionsTable;
   translation_settings: TranslationSettingsTable;
+  translation_results: TranslationResultsTable;
+  storage_uploads: StorageUploadsTable;
   content_documents: ContentDocumentsTable;
   page_versions: PageVersionsTable;
   file_blobs: FileBlobsTable;

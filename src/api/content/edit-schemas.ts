@@ -94,6 +94,14 @@ export const InsertFiles = Type.Object(
           contentType: Type.Optional(Type.String({ minLength: 1, maxLength: 255 })),
           url: Type.Optional(Type.String({ minLength: 1 })),
           base64: Type.Optional(Type.String()),
+          storageKey: Type.Optional(
+            Type.String({
+              minLength: 1,
+              maxLength: 512,
+              description:
+                'Bindery extension: the `key` of a file uploaded through generateStorageUploadURL, in the same organization',
+            }),
+          ),
         },
         { additionalProperties: false },
       ),

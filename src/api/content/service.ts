@@ -12,6 +12,7 @@ import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
 import { findSpaceRow } from '../../services/live.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
+import { uploadedFile } from '../../storage/uploads.js';
 import { recordChangeRequestEvent } from '../change-requests/events.js';
 import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from '../change-requests/open.js';
 import { advanceChangeRequest, findChangeRequest } from '../change-requests/repo.js';
@@ -111,6 +112,7 @@ export async function editChangeRequestContent(
   const applied = await applyBatch(ctx.db, base, changes, {
     allowPrivateFetch: options.allowPrivateFetch,
     maxFileBytes: MAX_FILE_BYTES,
+    readUpload: (key, at) => uploadedFile(ctx.db, space.organization_id, key, at),
   });
   const revision = await commit(ctx, changeRequest, base, applied, options.expectedRevision);
   // As stored now: the space's live revision decides whether the change request is outdated.

@@ -48,6 +48,10 @@ export async function createTranslation(
     organization_id: organizationId,
     title: values.title,
     languages: JSON.stringify(values.languages),
+    source_space_id: null,
+    source_language: null,
+    status: null,
+    stats: null,
     created_at: now,
     updated_at: now,
   };

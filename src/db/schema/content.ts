@@ -28,6 +28,27 @@ export interface FileBlobsTable {
   created_at: string;
 }
 
+/**
+ * A file uploaded through a signed URL (src/storage/uploads.ts): declared when the URL is made,
+ * filled by its one PUT (`blob_hash`, `size`, `uploaded_at`).
+ */
+export interface StorageUploadsTable {
+  id: string;
+  organization_id: string;
+  created_by: string;
+  /** The official StorageUploadKind. */
+  kind: string;
+  name: string;
+  content_type: string;
+  /** The declared size: the most bytes the PUT may send. */
+  size_limit: number;
+  expires_at: string;
+  blob_hash: string | null;
+  size: number | null;
+  uploaded_at: string | null;
+  created_at: string;
+}
+
 /** An immutable snapshot of a space's content. */
 export interface RevisionsTable {
   id: string;
@@ -80,5 +101,6 @@ export interface ChangeRequestReviewersTable {
   created_at: string;
 }
 
+export type StorageUploadRow = Selectable<StorageUploadsTable>;
 export type RevisionRow = Selectable<RevisionsTable>;
 export type ChangeRequestRow = Selectable<ChangeRequestsTable>;

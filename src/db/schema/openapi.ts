@@ -52,8 +52,25 @@ export interface TranslationSettingsTable {
   languages: string;
   created_at: string;
   updated_at: string;
+  /** The official TranslationSource: the space translated and its language (both or neither). */
+  source_space_id: string | null;
+  source_language: string | null;
+  /** The last run's TranslationStatus (`pending`, `running`, `completed`); null: never run. */
+  status: string | null;
+  /** JSON of the official `Translation.stats`; null: never run. */
+  stats: string | null;
+}
+
+/** Per target language of a translation: the space it writes to and the revision of its last run. */
+export interface TranslationResultsTable {
+  translation_id: string;
+  language: string;
+  space_id: string;
+  revision_id: string | null;
+  updated_at: string;
 }
 
 export type OpenapiSpecRow = Selectable<OpenapiSpecsTable>;
 export type OpenapiSpecVersionRow = Selectable<OpenapiSpecVersionsTable>;
 export type TranslationSettingsRow = Selectable<TranslationSettingsTable>;
+export type TranslationResultRow = Selectable<TranslationResultsTable>;
