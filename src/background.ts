@@ -12,6 +12,8 @@ import fp from 'fastify-plugin';
 import { gitJob } from './api/git/sync.js';
 import { processSpecJob } from './api/openapi/process.js';
 import { PROCESS_JOB } from './api/openapi/repo.js';
+import { translationRunJob } from './api/translations/job.js';
+import { RUN_JOB as TRANSLATION_RUN_JOB } from './api/translations/run.js';
 import { DELIVER_JOB } from './events/record.js';
 import { purgeExpiredEvents } from './events/retention.js';
 import { deliveryHandler } from './events/webhooks/deliver.js';
@@ -49,6 +51,8 @@ async function registerBackground(app: App): Promise<void> {
   // git.import, git.export: Git Sync of a space (api/git).
   jobs.register(IMPORT_JOB, gitJob(app, 'import'));
   jobs.register(EXPORT_JOB, gitJob(app, 'export'));
+  // translation.run: translates a space into the target languages' spaces through the model (api/translations).
+  jobs.register(TRANSLATION_RUN_JOB, translationRunJob(app));
   // webhook.deliver: signs and POSTs one event to one webhook, retried with backoff (src/webhooks).
   jobs.register(DELIVER_JOB, deliveryHandler(app));
 

@@ -15,6 +15,8 @@ export const WRITES_WITHOUT_EVENT = {
     'which commit an exported revision went to (bookkeeping of the export job; `space.gitsync.completed` records its outcome)',
   startSpecProcessing:
     'a processing job claims its specification: job bookkeeping; the outcome records `openapi.version.created` or `openapi.processing.failed`',
+  startTranslationRun:
+    'a translation job claims its run (status `running`): job bookkeeping; the request recorded `translation.run_started` and the end records `translation.run_completed`',
   recordSpecProcessed:
     'processing found the content unchanged: only the processing state (job bookkeeping); new content records `openapi.version.created`',
   issueToken: 'a user who is a member of no organization has no audit log to record `token.created` in',

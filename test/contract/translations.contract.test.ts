@@ -119,9 +119,14 @@ function expectTranslationSettings(
   body: TranslationSettingsBody,
   expected: { orgId: string; title: string; languages: string[]; edit: boolean },
 ): void {
-  expect(Object.keys(body).sort()).toEqual(
-    ['createdAt', 'id', 'languages', 'object', 'permissions', 'title', 'updatedAt', 'urls'].sort(),
-  );
+  const required = ['createdAt', 'id', 'languages', 'object', 'permissions', 'results', 'title', 'updatedAt', 'urls'];
+  // What a source and runs add (official TranslationSource, TranslationStatus, stats; Bindery's error).
+  const optional = ['source', 'status', 'stats', 'error'];
+  expect(
+    Object.keys(body)
+      .filter((k) => !optional.includes(k))
+      .sort(),
+  ).toEqual(required.sort());
   expect(body).toMatchObject({
     object: 'translation-settings',
     id: expect.any(String),
@@ -138,6 +143,11 @@ function expectTranslationSettings(
   shared('updatedAt', body.updatedAt);
   shared('permissions', body.permissions);
   shared('urls', body.urls);
+  const extra = body as unknown as Record<string, unknown>;
+  for (const field of ['source', 'status', 'stats'] as const) if (field in extra) shared(field, extra[field]);
+  for (const result of extra.results as unknown[]) {
+    expect(validateAgainst('#/components/schemas/TranslationResult', result), 'results').toEqual([]);
+  }
   for (const language of body.languages)
     expect(validateAgainst('#/components/schemas/TranslationLanguage', language), language).toEqual([]);
 }

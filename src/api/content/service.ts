@@ -139,3 +139,17 @@ export async function importIntoChangeRequest(
   const revision = await commit(ctx, changeRequest, base, { ...outcome, reusableContents: base.reusableContents });
   return { revision: revision.id, importedResources: outcome.imported, totalResources: outcome.total };
 }
+
+/**
+ * Replaces the change request's content whole with `content` (a translation run writes the
+ * translated space this way): one new revision on top of its current one, for an editor of the space.
+ */
+export async function replaceChangeRequestContent(
+  ctx: ServiceContext,
+  spaceId: string,
+  changeRequestKey: string,
+  content: Pick<Snapshot, 'pages' | 'files' | 'reusableContents'>,
+): Promise<Snapshot> {
+  const { changeRequest, base } = await editable(ctx, spaceId, changeRequestKey, 'edit change requests');
+  return commit(ctx, changeRequest, base, content);
+}

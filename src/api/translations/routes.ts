@@ -10,7 +10,8 @@ import { ListQuery, mapPage, PagedList } from '../../lib/paging.js';
 import { NoContent } from '../../lib/schemas.js';
 import { canEdit, requireOrgMember } from '../../permissions/organization.js';
 import { presentTranslation, translationLocation } from './present.js';
-import { findTranslation, listTranslations } from './repo.js';
+import { findTranslation, listResults, listTranslations } from './repo.js';
+import { runTranslation } from './run.js';
 import {
   CreateTranslationBody,
   OrgParams,
@@ -44,7 +45,11 @@ export default async function translationRoutes(app: App) {
     async (request) => {
       const membership = await requireOrgMember(app.db, request.params.organizationId, caller(request).user.id);
       const page = await listTranslations(app.db, membership.organizationId, request.query);
-      return mapPage(page, (row) => presentTranslation(row, canEdit(membership), app.urls));
+      const results = await listResults(
+        app.db,
+        page.items.map((row) => row.id),
+      );
+      return mapPage(page, (row) => presentTranslation(row, results.get(row.id) ?? [], canEdit(membership), app.urls));
     },
   );
 
@@ -64,7 +69,7 @@ export default async function translationRoutes(app: App) {
       const { organizationId } = request.params;
       const created = await createTranslationSettings(serviceContext(app, request), organizationId, request.body);
       reply.code(201).header('location', translationLocation(created.row, app.urls));
-      return presentTranslation(created.row, created.canEdit, app.urls);
+      return presentTranslation(created.row, created.results, created.canEdit, app.urls);
     },
   );
 
@@ -83,7 +88,8 @@ export default async function translationRoutes(app: App) {
       const { organizationId, translationSettingsId } = request.params;
       const membership = await requireOrgMember(app.db, organizationId, caller(request).user.id);
       const row = await loadTranslation(organizationId, translationSettingsId);
-      return presentTranslation(row, canEdit(membership), app.urls);
+      const results = (await listResults(app.db, [row.id])).get(row.id) ?? [];
+      return presentTranslation(row, results, canEdit(membership), app.urls);
     },
   );
 
@@ -103,7 +109,7 @@ export default async function translationRoutes(app: App) {
       const { organizationId, translationSettingsId } = request.params;
       const ctx = serviceContext(app, request);
       const updated = await updateTranslationSettings(ctx, organizationId, translationSettingsId, request.body);
-      return presentTranslation(updated.row, updated.canEdit, app.urls);
+      return presentTranslation(updated.row, updated.results, updated.canEdit, app.urls);
     },
   );
 
@@ -116,6 +122,19 @@ export default async function translationRoutes(app: App) {
     async (request, reply) => {
       const { organizationId, translationSettingsId } = request.params;
       await deleteTranslationSettings(serviceContext(app, request), organizationId, translationSettingsId);
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/orgs/:organizationId/translations/:translationSettingsId/run',
+    {
+      config: { scope: 'organization:write' },
+      schema: { operationId: 'runTranslation', tags, params: TranslationParams, response: { 204: NoContent } },
+    },
+    async (request, reply) => {
+      const { organizationId, translationSettingsId } = request.params;
+      await runTranslation(serviceContext(app, request), organizationId, translationSettingsId, app.config.ai);
       return reply.code(204).send(null);
     },
   );

@@ -1,5 +1,5 @@
-import { Type } from 'typebox';
-import { Params, StringEnum, Timestamp } from '../../lib/schemas.js';
+import { type Static, Type } from 'typebox';
+import { Nullable, Params, StringEnum, Timestamp } from '../../lib/schemas.js';
 
 /** The official document's TranslationLanguage enum. */
 export const LANGUAGES = [
@@ -49,12 +49,44 @@ export const LanguageSchema = StringEnum(LANGUAGES, { description: 'Language cod
 export const TranslationTitle = Type.String({ minLength: 1, maxLength: 100 });
 const Languages = Type.Array(LanguageSchema, { uniqueItems: true, maxItems: LANGUAGES.length });
 
+/** The official TranslationSource: the space translated, and the language it is written in. */
+const TranslationSourceFields = {
+  space: Type.String({ minLength: 1, description: 'ID of the source space' }),
+  language: LanguageSchema,
+};
+export const TranslationSourceInput = Type.Object(TranslationSourceFields, { additionalProperties: false });
+
+/** The official TranslationResult: the space a target language is written to and the revision of the last run. */
+const TranslationResult = Type.Object({ space: Type.String(), revision: Type.String(), language: LanguageSchema });
+
+/** The official `Translation.stats`. */
+const TranslationStats = Type.Object({
+  runs: Type.Integer(),
+  totalWords: Type.Integer(),
+  totalPages: Type.Integer(),
+  totalDuration: Type.Integer(),
+  latestRunDuration: Type.Integer(),
+  latestPages: Type.Integer(),
+  latestWords: Type.Integer(),
+});
+export type Stats = Static<typeof TranslationStats>;
+
+export const TRANSLATION_STATUSES = ['pending', 'running', 'completed'] as const;
+
 export const TranslationSettings = Type.Object(
   {
     object: Type.Literal('translation-settings'),
     id: Type.String(),
     title: Type.String(),
+    /** The target languages: each is written to a space of its own (`results`). */
     languages: Type.Array(LanguageSchema),
+    source: Type.Optional(Type.Object(TranslationSourceFields)),
+    /** The last run's state (official TranslationStatus); absent before the first run. */
+    status: Type.Optional(StringEnum(TRANSLATION_STATUSES)),
+    /** Bindery: why the last run failed (its status is then `completed`, its results unchanged). */
+    error: Type.Optional(Type.String()),
+    results: Type.Array(TranslationResult),
+    stats: Type.Optional(TranslationStats),
     createdAt: Timestamp,
     updatedAt: Timestamp,
     permissions: Type.Object({ view: Type.Boolean(), edit: Type.Boolean() }),
@@ -69,11 +101,15 @@ export const TranslationParams = Type.Object({
   translationSettingsId: Type.String({ minLength: 1 }),
 });
 export const CreateTranslationBody = Type.Object(
-  { title: TranslationTitle, languages: Type.Optional(Languages) },
+  { title: TranslationTitle, languages: Type.Optional(Languages), source: Type.Optional(TranslationSourceInput) },
   { additionalProperties: false },
 );
-/** `languages`, when given, replaces the list; when absent it is kept. */
+/** `languages` and `source`, when given, replace what is set (`source: null` removes it); absent, they are kept. */
 export const UpdateTranslationBody = Type.Object(
-  { title: TranslationTitle, languages: Type.Optional(Languages) },
+  {
+    title: TranslationTitle,
+    languages: Type.Optional(Languages),
+    source: Type.Optional(Nullable(TranslationSourceInput)),
+  },
   { additionalProperties: false },
 );

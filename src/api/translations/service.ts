@@ -5,18 +5,47 @@
  */
 
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
-import type { TranslationSettingsRow } from '../../db/schema.js';
+import type { TranslationResultRow, TranslationSettingsRow } from '../../db/schema.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
-import { notFound } from '../../lib/errors.js';
+import { ApiError, badRequest, notFound } from '../../lib/errors.js';
+import { authorizeSpace } from '../../permissions/content.js';
 import { canEdit, requireCanEdit, requireOrgMember } from '../../permissions/organization.js';
 import { presentTranslation } from './present.js';
-import { createTranslation, deleteTranslation, findTranslation, updateTranslation } from './repo.js';
+import { createTranslation, deleteTranslation, findTranslation, listResults, updateTranslation } from './repo.js';
 
-/** Settings after a change, with the caller's `permissions.edit` on them. */
+/** Settings after a change, with their results and the caller's `permissions.edit` on them. */
 export interface ChangedSettings {
   row: TranslationSettingsRow;
+  results: TranslationResultRow[];
   canEdit: boolean;
+}
+
+type Source = { space: string; language: string };
+
+/**
+ * A source must be a space of the organization the caller can read (400 naming the field
+ * otherwise, without saying whether it exists), written in a language that is not a target.
+ */
+async function checkSource(
+  ctx: ServiceContext,
+  organizationId: string,
+  source: Source | null | undefined,
+  languages: string[],
+): Promise<void> {
+  if (!source) return;
+  try {
+    const { row } = await authorizeSpace(ctx.db, actingUser(ctx).id, source.space, 'read', 'translate it');
+    if (row.organization_id !== organizationId) throw notFound('elsewhere');
+  } catch (error) {
+    if (error instanceof ApiError && error.statusCode === 404) {
+      throw badRequest(`body/source/space: space ${source.space} not found in the organization`);
+    }
+    throw error;
+  }
+  if (languages.includes(source.language)) {
+    throw badRequest(`body/languages: ${source.language} is the source's language, it cannot be a target too`);
+  }
 }
 
 async function existing(ctx: ServiceContext, organizationId: string, id: string, action: string) {
@@ -28,15 +57,23 @@ async function existing(ctx: ServiceContext, organizationId: string, id: string,
 }
 
 /** Records `translation.created|updated|deleted` with the settings as their editors see them. */
-async function recordTranslationEvent(
+export async function recordTranslationEvent(
   trx: DbOrTrx,
   ctx: ServiceContext,
-  type: 'translation.created' | 'translation.updated' | 'translation.deleted',
+  type:
+    | 'translation.created'
+    | 'translation.updated'
+    | 'translation.deleted'
+    | 'translation.run_started'
+    | 'translation.run_completed',
   row: TranslationSettingsRow,
   before?: TranslationSettingsRow,
 ) {
-  const object = presentTranslation(row, true, ctx.urls);
-  const previous = before ? { previous: previousValues(presentTranslation(before, true, ctx.urls), object) } : {};
+  const results = (await listResults(trx, [row.id])).get(row.id) ?? [];
+  const object = presentTranslation(row, results, true, ctx.urls);
+  const previous = before
+    ? { previous: previousValues(presentTranslation(before, results, true, ctx.urls), object) }
+    : {};
   await recordEvent(trx, ctx, {
     type,
     organizationId: row.organization_id,
@@ -48,17 +85,18 @@ async function recordTranslationEvent(
 export async function createTranslationSettings(
   ctx: ServiceContext,
   organizationId: string,
-  input: { title: string; languages?: string[] },
+  input: { title: string; languages?: string[]; source?: Source },
 ): Promise<ChangedSettings> {
   const membership = await requireOrgMember(ctx.db, organizationId, actingUser(ctx).id);
   requireCanEdit(membership, 'create translation settings');
-  const values = { title: input.title, languages: input.languages ?? [] };
+  const values = { title: input.title, languages: input.languages ?? [], source: input.source };
+  await checkSource(ctx, organizationId, input.source, values.languages);
   const row = await inTransaction(ctx.db, async (trx) => {
     const created = await createTranslation(trx, organizationId, values);
     await recordTranslationEvent(trx, ctx, 'translation.created', created);
     return created;
   });
-  return { row, canEdit: canEdit(membership) };
+  return { row, results: [], canEdit: canEdit(membership) };
 }
 
 /** Renames the settings and, when given, replaces their languages. */
@@ -66,15 +104,26 @@ export async function updateTranslationSettings(
   ctx: ServiceContext,
   organizationId: string,
   id: string,
-  input: { title: string; languages?: string[] },
+  input: { title: string; languages?: string[]; source?: Source | null },
 ): Promise<ChangedSettings> {
   const { row, membership } = await existing(ctx, organizationId, id, 'change translation settings');
+  const languages = input.languages ?? (JSON.parse(row.languages) as string[]);
+  const source =
+    input.source === undefined && row.source_space_id && row.source_language
+      ? { space: row.source_space_id, language: row.source_language }
+      : input.source;
+  // The source is checked when it changes; a kept one only against the new languages.
+  if (input.source !== undefined) await checkSource(ctx, organizationId, input.source, languages);
+  else if (source && languages.includes(source.language)) {
+    throw badRequest(`body/languages: ${source.language} is the source's language, it cannot be a target too`);
+  }
   const updated = await inTransaction(ctx.db, async (trx) => {
     const after = await updateTranslation(trx, row.id, input);
     await recordTranslationEvent(trx, ctx, 'translation.updated', after, row);
     return after;
   });
-  return { row: updated, canEdit: canEdit(membership) };
+  const results = (await listResults(ctx.db, [row.id])).get(row.id) ?? [];
+  return { row: updated, results, canEdit: canEdit(membership) };
 }
 
 export async function deleteTranslationSettings(

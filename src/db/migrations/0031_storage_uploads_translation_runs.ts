@@ -9,9 +9,11 @@
  *
  * Translation settings gain the official `TranslationSource` (`source_space_id`,
  * `source_language`), the last run's `status` (official TranslationStatus; null: never run) and its
- * `stats` (JSON of the official `Translation.stats`). `translation_results` keeps, per target
- * language, the space the translation writes to (made by the first run) and the revision the last
- * run produced (the official `TranslationResult`).
+ * `stats` (JSON of the official `Translation.stats`), why the last run failed (`last_error`) and the
+ * job of the current run (`job_id`). `translation_results` keeps, per target language, the space
+ * the translation writes to (made by the first run), the revision the last run produced (the
+ * official `TranslationResult`) and the change request a run writes through (kept until merged, so
+ * a run interrupted and run again reuses it).
  */
 import type { Kysely } from 'kysely';
 
@@ -36,12 +38,15 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema.alterTable('translation_settings').addColumn('source_language', 'text').execute();
   await db.schema.alterTable('translation_settings').addColumn('status', 'text').execute();
   await db.schema.alterTable('translation_settings').addColumn('stats', 'text').execute();
+  await db.schema.alterTable('translation_settings').addColumn('last_error', 'text').execute();
+  await db.schema.alterTable('translation_settings').addColumn('job_id', 'text').execute();
   await db.schema
     .createTable('translation_results')
     .addColumn('translation_id', 'text', (c) => c.notNull().references('translation_settings.id').onDelete('cascade'))
     .addColumn('language', 'text', (c) => c.notNull())
     .addColumn('space_id', 'text', (c) => c.notNull())
     .addColumn('revision_id', 'text')
+    .addColumn('change_request_id', 'text')
     .addColumn('updated_at', 'text', (c) => c.notNull())
     .addPrimaryKeyConstraint('translation_results_pk', ['translation_id', 'language'])
     .execute();
@@ -49,7 +54,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
 
 export async function down(db: Kysely<unknown>): Promise<void> {
   await db.schema.dropTable('translation_results').execute();
-  for (const column of ['stats', 'status', 'source_language', 'source_space_id']) {
+  for (const column of ['job_id', 'last_error', 'stats', 'status', 'source_language', 'source_space_id']) {
     await db.schema.alterTable('translation_settings').dropColumn(column).execute();
   }
   await db.schema.dropTable('storage_uploads').execute();

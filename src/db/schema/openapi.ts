@@ -59,6 +59,10 @@ export interface TranslationSettingsTable {
   status: string | null;
   /** JSON of the official `Translation.stats`; null: never run. */
   stats: string | null;
+  /** Why the last run failed; null when it succeeded or none ran. */
+  last_error: string | null;
+  /** The job of the last run requested. */
+  job_id: string | null;
 }
 
 /** Per target language of a translation: the space it writes to and the revision of its last run. */
@@ -67,6 +71,8 @@ export interface TranslationResultsTable {
   language: string;
   space_id: string;
   revision_id: string | null;
+  /** The change request the current run writes through (null once merged). */
+  change_request_id: string | null;
   updated_at: string;
 }
 
