@@ -15,7 +15,10 @@
  * official schemas where the two coincide: timestamps, `permissions`, `urls`, language codes), not
  * against the official `Translation` schema. listTranslations is validated against the official
  * schema when the list is empty (the envelope) and its items against our shape otherwise;
- * deleteTranslation (no body) is validated as is (answering 204: see test/helpers/openapi-contract.ts).
+ * deleteTranslation and runTranslation (no body) are validated as is (answering 204: see
+ * test/helpers/openapi-contract.ts). The settings also carry the official `source`
+ * (TranslationSource), `status`, `results` (TranslationResult) and `stats`, each checked against its
+ * official schema.
  * Deleting translation settings that never existed is in openapi-failures.contract.test.ts.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -37,10 +40,11 @@ import {
   validateAgainst,
 } from './validate.js';
 
-// No job worker: translation settings make no jobs.
+// No job worker: a run is only queued here (test/api/translation-runs.test.ts runs them). A model
+// is configured (never called: nothing runs the job) so that runTranslation answers 204.
 let server: ContractServer;
 beforeAll(async () => {
-  server = await startContractServer();
+  server = await startContractServer({ env: { AI_BASE_URL: 'http://127.0.0.1:9/v1', AI_MODEL: 'unused' } });
 });
 afterAll(async () => server?.close());
 
@@ -269,6 +273,23 @@ describe('translations', () => {
       await ownShapeCall('createTranslation', { organizationId: org.id }, org.admin.token, 400, body);
       await ownShapeCall('updateTranslation', params, org.admin.token, 400, body);
     }
+  });
+
+  it('runTranslation (204) with a source and targets; 404 for unknown settings', async () => {
+    const org = await newOrg();
+    const space = await org.api.orgs.createSpace(org.id, { title: 'Source' });
+    const created = await ownShapeCall('createTranslation', { organizationId: org.id }, org.admin.token, 201, {
+      title: 'Docs',
+      languages: [official.TranslationLanguage.Fr],
+      source: { space: space.data.id, language: official.TranslationLanguage.En },
+    });
+    expectTranslationSettings(created.body, { orgId: org.id, title: 'Docs', languages: ['fr'], edit: true });
+    await expectConforms('runTranslation', org.api.orgs.runTranslation(org.id, created.body.id), 204);
+    const params = { organizationId: org.id, translationId: created.body.id };
+    const queued = await ownShapeCall('getTranslation', params, org.admin.token, 200);
+    expectTranslationSettings(queued.body, { orgId: org.id, title: 'Docs', languages: ['fr'], edit: true });
+    expect(queued.body).toMatchObject({ status: 'pending', source: { space: space.data.id, language: 'en' } });
+    await expectApiError('runTranslation', org.api.orgs.runTranslation(org.id, 'no-such-translation'), 404);
   });
 
   it('unknown translation settings answer 404', async () => {

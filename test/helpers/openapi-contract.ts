@@ -47,7 +47,7 @@ export const OPENAPI_OPERATIONS = [
 ] as const;
 
 /** Translation operations validated against the official response schema. */
-export const TRANSLATION_OFFICIAL_OPERATIONS = ['listTranslations', 'deleteTranslation'] as const;
+export const TRANSLATION_OFFICIAL_OPERATIONS = ['listTranslations', 'deleteTranslation', 'runTranslation'] as const;
 /** Translation operations whose body is checked against our spec's shape (see translations.contract.test.ts). */
 export const TRANSLATION_OWN_SHAPE_OPERATIONS = ['createTranslation', 'getTranslation', 'updateTranslation'] as const;
 

@@ -4,7 +4,6 @@
  * The body is the file's bytes, of any type: this route reads the request stream itself (no body
  * parser, so no JSON parsing and no app-wide body limit; the upload's declared size is the limit).
  */
-import type { Readable } from 'node:stream';
 import type { App } from '../../http/app.js';
 import { NoContent } from '../../lib/schemas.js';
 import { UploadParams, UploadQuery } from './schemas.js';
@@ -12,7 +11,9 @@ import { receiveUpload } from './service.js';
 
 export default async function uploadRoutes(app: App) {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', (_request, payload, done) => done(null, payload));
+  // Leaves the body unread and unset: a stream as `request.body` would be walked by the plugins that
+  // read bodies (the NUL check of src/http/validation.ts follows its socket without end).
+  app.addContentTypeParser('*', (_request, _payload, done) => done(null));
   app.put(
     '/storage/uploads/:key',
     {
@@ -23,8 +24,8 @@ export default async function uploadRoutes(app: App) {
       await receiveUpload({ db: app.db, urls: app.urls }, request.params.key, {
         signature: request.query.signature,
         contentType: request.headers['content-type'],
-        // No body parser ran: the stream is unread (an empty one when the request had no body).
-        body: (request.body as Readable | undefined) ?? request.raw,
+        // No body parser read it: the request stream is unread.
+        body: request.raw,
       });
       return reply.code(204).send(null);
     },
