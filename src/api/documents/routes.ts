@@ -21,6 +21,7 @@ import { authorizeChangeRequest } from '../change-requests/open.js';
 import { loadDocument } from '../revisions/present.js';
 import { findRevision } from '../revisions/repo.js';
 import { JsonDocument } from '../revisions/schemas.js';
+import { computeDocument } from './computed.js';
 
 const Id = Type.String({ minLength: 1 });
 const tags = ['space-content'];
@@ -153,27 +154,43 @@ export default async function documentRoutes(app: App) {
     },
   );
 
-  for (const [path, operationId] of [
-    ['/spaces/:spaceId/content/computed/document', 'getComputedDocument'],
-    ['/spaces/:spaceId/content/computed/revision', 'getComputedRevision'],
-  ] as const) {
-    app.post(
-      path,
-      {
-        config: { scope: 'space:read' },
-        schema: {
-          operationId,
-          tags,
-          params: Type.Object({ spaceId: Id }),
-          ...(operationId === 'getComputedDocument' ? { querystring: DocumentSchemaQuery } : {}),
-          body: ComputedBody,
-          response: { 200: Type.Unknown() },
-        },
+  app.post(
+    '/spaces/:spaceId/content/computed/document',
+    {
+      config: { scope: 'space:read' },
+      schema: {
+        operationId: 'getComputedDocument',
+        tags,
+        params: Type.Object({ spaceId: Id }),
+        querystring: DocumentSchemaQuery,
+        body: ComputedBody,
+        response: { 200: JsonDocument },
       },
-      async (request) => {
-        await space(request);
-        throw badRequest(`computed content of type ${request.body.source.type} is not supported by this server`);
+    },
+    async (request) => {
+      const { row } = await space(request);
+      // `seed` fixes generated ids; the documents computed here have none to generate.
+      return computeDocument(app.db, caller(request).user.id, row, request.body.source);
+    },
+  );
+
+  app.post(
+    '/spaces/:spaceId/content/computed/revision',
+    {
+      config: { scope: 'space:read' },
+      schema: {
+        operationId: 'getComputedRevision',
+        tags,
+        params: Type.Object({ spaceId: Id }),
+        body: ComputedBody,
+        response: { 200: Type.Unknown() },
       },
-    );
-  }
+    },
+    async (request) => {
+      await space(request);
+      throw badRequest(
+        `computed revisions (${request.body.source.type}) are not supported by this server; getComputedDocument computes builtin:openapi documents`,
+      );
+    },
+  );
 }
