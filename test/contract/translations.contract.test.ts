@@ -290,6 +290,14 @@ describe('translations', () => {
     expectTranslationSettings(queued.body, { orgId: org.id, title: 'Docs', languages: ['fr'], edit: true });
     expect(queued.body).toMatchObject({ status: 'pending', source: { space: space.data.id, language: 'en' } });
     await expectApiError('runTranslation', org.api.orgs.runTranslation(org.id, 'no-such-translation'), 404);
+    // The queued run is dropped: on PostgreSQL every test file shares the job table, and another
+    // file's worker (with a model of its own) must not run it.
+    const removed = await server.harness.db
+      .deleteFrom('jobs')
+      .where('kind', '=', 'translation.run')
+      .where('payload', 'like', `%${created.body.id}%`)
+      .executeTakeFirst();
+    expect(Number(removed.numDeletedRows)).toBe(1);
   });
 
   it('unknown translation settings answer 404', async () => {
