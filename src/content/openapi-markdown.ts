@@ -127,6 +127,30 @@ function modelsMarkdown(root: Json): string {
   return out.join('\n');
 }
 
+/**
+ * The tags a computed revision has a page for: the document's `tags` in their order, then tags only
+ * operations name; `null` stands for the operations without a tag.
+ */
+export function openApiTags(root: Json): Array<string | null> {
+  const declared = (Array.isArray(root.tags) ? root.tags : []).map((t) => text(resolve(root, t).name)).filter(Boolean);
+  const used = operations(root).flatMap((o) => (Array.isArray(o.operation.tags) ? o.operation.tags : [null]));
+  const names: Array<string | null> = [...new Set([...declared, ...used.filter((t) => typeof t === 'string')])];
+  return used.includes(null) ? [...names, null] : names;
+}
+
+/** The operations of `tag` (null: those without a tag), each with its title and Markdown. */
+export function openApiTagOperations(root: Json, tag: string | null): Array<{ title: string; markdown: string }> {
+  return operations(root)
+    .filter((o) => {
+      const tags = Array.isArray(o.operation.tags) ? (o.operation.tags as unknown[]) : [];
+      return tag === null ? tags.length === 0 : tags.includes(tag);
+    })
+    .map((o) => ({
+      title: text(o.operation.summary) || `${o.method.toUpperCase()} ${o.path}`,
+      markdown: operationMarkdown(root, o.path, o.method, o.operation, 1),
+    }));
+}
+
 /** The Markdown of `props`' part of the OpenAPI document `root`; null when it has no such part. */
 export function openApiMarkdown(root: Json, props: OpenApiDocProps): string | null {
   if (props.doc === 'models') return modelsMarkdown(root);

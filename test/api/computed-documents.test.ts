@@ -1,7 +1,8 @@
 /**
- * getComputedDocument with the official `builtin:openapi` source: the parts of a processed OpenAPI
- * specification (an operation, a tag's operations, the information, the models) as a document;
- * getComputedRevision and other source types answer 400 saying what is supported.
+ * getComputedDocument and getComputedRevision with the official `builtin:openapi` source: the parts
+ * of a processed OpenAPI specification (an operation, a tag's operations, the information, the
+ * models) as a document, and as pages by tag or by operation; other source types answer 400 saying
+ * what is supported.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { validateResponse } from '../contract/validate.js';
@@ -219,7 +220,70 @@ describe('getComputedDocument, builtin:openapi', () => {
       400,
       expect.stringContaining('only builtin:openapi'),
     ]);
-    const revision = await admin.client.post(`${base}/content/computed/revision`, {
+    const revision = (props: object) =>
+      admin.client.post(`${base}/content/computed/revision`, {
+        source: { type: 'builtin:openapi', props, dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } } },
+        seed: 'x',
+      });
+    for (const props of [{}, { models: 'yes' }, { models: true, grouping: 'by-path' }]) {
+      const res = await revision(props);
+      expect([JSON.stringify(props), res.status]).toEqual([JSON.stringify(props), 400]);
+      expect(res.body.error.message).toContain('body/source/props');
+    }
+  });
+});
+
+describe('getComputedRevision, builtin:openapi', () => {
+  const compute = (ctx: Awaited<ReturnType<typeof world>>, props: object, seed = 'seed-1') =>
+    ctx.admin.client.post(`${ctx.base}/content/computed/revision`, {
+      source: { type: 'builtin:openapi', props, dependencies: { spec: { ref: { kind: 'openapi', spec: 'pets' } } } },
+      seed,
+    });
+
+  it('makes a page per tag with its operations, and Models when asked; ids follow the seed', async () => {
+    const ctx = await world();
+    const res = await compute(ctx, { models: true });
+    expect(res.status).toBe(200);
+    expect(validateResponse('getComputedRevision', 200, res.body)).toEqual([]);
+    expect(res.body.files).toEqual([]);
+    expect(res.body.reusableContents).toEqual([]);
+    expect(res.body.pages.map((p: any) => [p.title, p.slug, p.pages.length])).toEqual([
+      ['pets', 'pets', 0],
+      ['Models', 'models', 0],
+    ]);
+    const tag = lines(res.body.pages[0].document);
+    expect(tag[0]).toBe('Everything about pets.');
+    expect(tag).toContain('Get a pet');
+    expect(tag).toContain('Add a pet');
+    expect(lines(res.body.pages[1].document)[0]).toBe('Pet');
+    const again = await compute(ctx, { models: true });
+    expect(again.body.pages.map((p: any) => p.id)).toEqual(res.body.pages.map((p: any) => p.id));
+    const reseeded = await compute(ctx, { models: true }, 'seed-2');
+    expect(reseeded.body.pages[0].id).not.toBe(res.body.pages[0].id);
+    // Nothing is stored: the space's own content is unchanged.
+    expect((await ctx.admin.client.get(`${ctx.base}/content/pages`)).body.pages).toEqual([]);
+  });
+
+  it('by-operation: a page per operation under its tag, without Models unless asked', async () => {
+    const ctx = await world();
+    const res = await compute(ctx, { models: false, grouping: 'by-operation' });
+    expect(res.status).toBe(200);
+    expect(validateResponse('getComputedRevision', 200, res.body)).toEqual([]);
+    expect(res.body.pages.map((p: any) => p.title)).toEqual(['pets']);
+    const [tag] = res.body.pages;
+    expect(lines(tag.document)).toEqual(['Everything about pets.']);
+    expect(tag.pages.map((p: any) => [p.title, p.slug])).toEqual([
+      ['Get a pet', 'get-a-pet'],
+      ['DELETE /pets/{petId}', 'delete-pets-petid'],
+      ['Add a pet', 'add-a-pet'],
+    ]);
+    expect(lines(tag.pages[0].document).slice(0, 2)).toEqual(['Finds one pet | by id.', 'GET /pets/{petId}']);
+  });
+
+  it('is for readers of the space (404 otherwise); an unknown specification is a 404', async () => {
+    const ctx = await world();
+    const outsider = await h.user();
+    const res = await outsider.client.post(`${ctx.base}/content/computed/revision`, {
       source: {
         type: 'builtin:openapi',
         props: { models: true },
@@ -227,6 +291,15 @@ describe('getComputedDocument, builtin:openapi', () => {
       },
       seed: 'x',
     });
-    expect(revision.status).toBe(400);
+    expect(res.status).toBe(404);
+    const missing = await ctx.admin.client.post(`${ctx.base}/content/computed/revision`, {
+      source: {
+        type: 'builtin:openapi',
+        props: { models: true },
+        dependencies: { spec: { ref: { kind: 'openapi', spec: 'nope' } } },
+      },
+      seed: 'x',
+    });
+    expect(missing.status).toBe(404);
   });
 });

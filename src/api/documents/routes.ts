@@ -15,13 +15,14 @@ import { Type } from 'typebox';
 import { findPage, flattenPages, loadRevision, type Snapshot } from '../../content/store.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
-import { badRequest, notFound } from '../../lib/errors.js';
+import { notFound } from '../../lib/errors.js';
 import { authorizeSpace } from '../../permissions/content.js';
 import { authorizeChangeRequest } from '../change-requests/open.js';
+import { presentPages } from '../content/present.js';
 import { loadDocument } from '../revisions/present.js';
 import { findRevision } from '../revisions/repo.js';
 import { JsonDocument } from '../revisions/schemas.js';
-import { computeDocument } from './computed.js';
+import { computeDocument, computeRevisionPages } from './computed.js';
 
 const Id = Type.String({ minLength: 1 });
 const tags = ['space-content'];
@@ -183,14 +184,38 @@ export default async function documentRoutes(app: App) {
         tags,
         params: Type.Object({ spaceId: Id }),
         body: ComputedBody,
-        response: { 200: Type.Unknown() },
+        response: {
+          200: Type.Object({
+            pages: Type.Array(Type.Ref('RevisionPage')),
+            files: Type.Array(Type.Unknown()),
+            reusableContents: Type.Array(Type.Unknown()),
+          }),
+        },
       },
     },
     async (request) => {
-      await space(request);
-      throw badRequest(
-        `computed revisions (${request.body.source.type}) are not supported by this server; getComputedDocument computes builtin:openapi documents`,
+      const { row } = await space(request);
+      const { pages, documents } = await computeRevisionPages(
+        app.db,
+        caller(request).user.id,
+        row,
+        request.body.source,
+        request.body.seed,
       );
+      // Shown as pages of the space are (nothing of it is stored: no revision, no Git metadata).
+      const snapshot: Snapshot = {
+        id: 'computed',
+        spaceId: row.id,
+        parents: [],
+        type: 'edits',
+        createdAt: row.updated_at,
+        mergedFrom: null,
+        pages,
+        files: [],
+        reusableContents: [],
+      };
+      const view = { urls: app.urls, space: row, snapshot, appBase: `/s/${row.id}`, metadata: false };
+      return { pages: presentPages(view, { documents, oids: null }), files: [], reusableContents: [] };
     },
   );
 }
