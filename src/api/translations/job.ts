@@ -103,6 +103,8 @@ export function translationRunJob(app: App): JobHandler<RunPayload> {
     const started = Date.now();
     const merged = new Map<string, string>();
     let pages = 0;
+    /** The language being written, for the translator and the error. */
+    let language = '';
     const translate = (async (markdown: string) => {
       const ai = app.config.ai;
       if (!ai) throw new RunFailed('no AI model is configured on this server any more');
@@ -110,7 +112,6 @@ export function translationRunJob(app: App): JobHandler<RunPayload> {
       return translateMarkdown(ai, markdown, { from: translation.source_language ?? '', to: language }, { signal });
     }) as Translator;
     translate.words = 0;
-    let language = '';
     const finish = (error?: string) =>
       finishTranslationRun(system, translation, jobId, {
         merged,
