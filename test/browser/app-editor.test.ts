@@ -6,6 +6,8 @@
  * "New page", move and delete with undo; "Preview"; "Submit for review". Each screen is checked with
  * axe, for console errors and Content-Security-Policy violations. One page, reused: CI time is tight.
  */
+
+import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
@@ -168,6 +170,8 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     expect(await body.locator('pre').textContent()).toBe('npm test');
     expect(await page.getByLabel('Page title').inputValue()).toBe('Writing guide');
     await quietAndAccessible(page, errors, csp);
+    mkdirSync('test-output/app', { recursive: true });
+    await page.screenshot({ path: 'test-output/app/editor.png' });
 
     // Someone else saves; my next save (If-Match on the revision I saw) is a conflict.
     const theirs = (title: string, markdown: string) =>

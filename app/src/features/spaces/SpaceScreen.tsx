@@ -38,27 +38,26 @@ export function SpaceScreen() {
       </Suspense>
       <PageTree spaceId={space.id} title={space.title} pages={revision.pages} currentPageId={page?.id} />
       <main className="screen page">
-        <p className="space-title">
-          {space.title} ·{' '}
-          <Link to="/s/$spaceId/~/changes" params={{ spaceId: space.id }}>
-            Change requests
-          </Link>{' '}
-          <ShareButton
-            target={{
-              kind: 'space',
-              id: space.id,
-              title: space.title,
-              organizationId: space.organization,
-              admin: space.permissions.admin,
-            }}
-          />
-          {space.permissions.edit ? (
-            <>
-              {' '}
-              · <EditButton spaceId={space.id} pageId={page?.id} />
-            </>
-          ) : null}
-        </p>
+        <div className="space-bar">
+          <p className="space-title">
+            {space.title} ·{' '}
+            <Link to="/s/$spaceId/~/changes" params={{ spaceId: space.id }}>
+              Change requests
+            </Link>
+          </p>
+          <div className="space-actions">
+            <ShareButton
+              target={{
+                kind: 'space',
+                id: space.id,
+                title: space.title,
+                organizationId: space.organization,
+                admin: space.permissions.admin,
+              }}
+            />
+            {space.permissions.edit ? <EditButton spaceId={space.id} pageId={page?.id} /> : null}
+          </div>
+        </div>
         <SearchBox spaceId={space.id} label={`Search in ${space.title}`} />
         {page ? (
           <PageContent spaceId={space.id} page={page} files={files} />
