@@ -1,6 +1,6 @@
 /**
- * The page body editor (app/src/features/editor) in a real browser, before it has a screen: bundled
- * on its own with Vite, it shows a rich document as an accessible multiline textbox, typing changes
+ * The page body editor (app/src/features/editor/Editor.tsx, the one the editing screen holds) in a
+ * real browser, bundled on its own with Vite, it shows a rich document as an accessible multiline textbox, typing changes
  * the document (every other block, atoms included, written back as read), undo gives back the
  * document as read, and the editor's HTML
  * (what copy and paste carry) parses back to the same document.
@@ -25,7 +25,8 @@ import { generateHTML } from '@tiptap/core';
 import { DOMParser as SchemaParser } from '@tiptap/pm/model';
 import { createElement } from 'react';
 import { createRoot } from 'react-dom/client';
-import { DocumentEditor } from '${ROOT}/app/src/features/editor/DocumentEditor.tsx';
+import { Editor } from '${ROOT}/app/src/features/editor/Editor.tsx';
+import * as model from '${ROOT}/app/src/features/editor/model.ts';
 import { documentSchema, documentToEditor, editorToDocument, extensions } from '${ROOT}/src/document-model/index.ts';
 const w = window;
 // As a copy inside the editor is pasted: its HTML parsed with its whitespace kept.
@@ -36,7 +37,11 @@ w.htmlRoundTrip = (doc) => {
   return editorToDocument(parsed.toJSON());
 };
 createRoot(document.getElementById('root')).render(
-  createElement(DocumentEditor, { document: w.DOC, onChange: (d) => { w.LAST = d; } }),
+  createElement(Editor, {
+    initial: model.documentToEditor(w.DOC),
+    onChange: () => {},
+    onReady: (editor) => editor.on('update', () => { w.LAST = model.editorToDocument(editor.getJSON()); }),
+  }),
 );
 `;
 
