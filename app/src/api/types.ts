@@ -38,8 +38,8 @@ export interface Space {
   organization: string;
   parent?: string;
   urls: Urls;
-  /** What the caller may do (the API's flags): `admin` changes who has access; `edit` offers "Edit". */
-  permissions: { admin: boolean; edit?: boolean };
+  /** What the caller may do (the API's flags): `admin` changes who has access; `edit` offers "Edit"; `comment` comments. */
+  permissions: { admin: boolean; edit?: boolean; comment?: boolean };
 }
 
 export interface RevisionPage {

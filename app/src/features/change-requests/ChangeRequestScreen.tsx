@@ -13,7 +13,7 @@ import { spaceQuery } from '../spaces/queries';
 import { Changes } from './Changes';
 import { Conversation } from './Conversation';
 import { MergeRulesNote } from './MergeRulesNote';
-import { mergeBlockers } from './mention';
+import { mergeBlockers } from './merge-rules';
 import { changeRequestQuery, useMerge, useUpdateFromLive } from './queries';
 import { RequestedReviewers } from './RequestedReviewers';
 import { ReviewPanel } from './ReviewPanel';
@@ -93,7 +93,7 @@ export function ChangeRequestScreen() {
         <section aria-labelledby="changes-heading">
           <h2 id="changes-heading">Changes</h2>
           <Suspense fallback={<Loading label="Loading the changes" />}>
-            <Changes spaceId={spaceId} changeRequest={changeRequest} />
+            <Changes spaceId={spaceId} changeRequest={changeRequest} organizationId={space.organization} />
           </Suspense>
         </section>
         <Suspense fallback={<Loading label="Loading the requested reviewers" />}>

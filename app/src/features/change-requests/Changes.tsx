@@ -3,6 +3,8 @@
  * changed) against the change request's base, and the files and reusable contents it changes.
  */
 import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
+import { PageThreads } from '../comments/PageThreads';
+import type { ThreadContext } from '../comments/Threads';
 import { Block } from '../document/blocks';
 import { DocumentView } from '../document/Document';
 import type { DocumentNode } from '../document/types';
@@ -13,13 +15,28 @@ import type { ChangeRequest, SemanticChange } from './types';
 
 const files = new Map();
 
-export function Changes({ spaceId, changeRequest }: { spaceId: string; changeRequest: ChangeRequest }) {
+export function Changes({
+  spaceId,
+  changeRequest,
+  organizationId,
+}: {
+  spaceId: string;
+  changeRequest: ChangeRequest;
+  organizationId: string;
+}) {
   const { data } = useSuspenseQuery(changesQuery(spaceId, String(changeRequest.number)));
+  const threads: ThreadContext = { scope: { spaceId, changeRequest: String(changeRequest.number) }, organizationId };
   if (data.changes.length === 0) return <p>This change request changes nothing yet.</p>;
   return (
     <div className="changes">
       {data.changes.map((change, index) => (
-        <ChangeView key={changeKey(change, index)} spaceId={spaceId} changeRequest={changeRequest} change={change} />
+        <ChangeView
+          key={changeKey(change, index)}
+          spaceId={spaceId}
+          changeRequest={changeRequest}
+          change={change}
+          threads={threads}
+        />
       ))}
       {data.more ? <p className="muted">And {data.more} more changes.</p> : null}
     </div>
@@ -49,10 +66,12 @@ function ChangeView({
   spaceId,
   changeRequest,
   change,
+  threads,
 }: {
   spaceId: string;
   changeRequest: ChangeRequest;
   change: SemanticChange;
+  threads: ThreadContext;
 }) {
   const label = LABELS[change.type] ?? change.type;
   const page = (change as { page?: { id: string; title: string; path?: string } }).page;
@@ -66,6 +85,14 @@ function ChangeView({
       </h3>
       {page && change.type !== 'page_moved' ? (
         <PageDiff spaceId={spaceId} changeRequest={changeRequest} pageId={page.id} type={change.type} />
+      ) : null}
+      {page ? (
+        <PageThreads
+          context={threads}
+          pageId={page.id}
+          pageTitle={page.title}
+          canPost={change.type !== 'page_deleted'}
+        />
       ) : null}
     </section>
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeRule, rulesInForce } from './merge-rules';
+import { describeRule, mergeBlockers, rulesInForce } from './merge-rules';
 
 describe('the merge rules in force', () => {
   const org = { type: 'rules' as const, rules: [{ rule: 'require_change_request_subject' }] };
@@ -35,5 +35,18 @@ describe('a merge rule in words', () => {
   });
   it('reads an unknown rule as its words', () => {
     expect(describeRule({ rule: 'require_agent_review' })).toBe('require agent review');
+  });
+});
+
+describe('a refused merge', () => {
+  it('lists each failing merge rule', () => {
+    expect(
+      mergeBlockers(
+        'change request 3 cannot be merged yet: it needs 1 approval of its current revision and has 0; it needs a subject',
+      ),
+    ).toEqual(['it needs 1 approval of its current revision and has 0', 'it needs a subject']);
+  });
+  it('is null for another refusal', () => {
+    expect(mergeBlockers('change request 3 is merged')).toBeNull();
   });
 });

@@ -46,3 +46,16 @@ export function describeRule(rule: Rule, name: (userId: string) => string = (id)
       return rule.rule.replace(/_/g, ' ');
   }
 }
+
+/**
+ * The failing merge rules in a refused merge's message (`… cannot be merged yet: a; b`), one per
+ * rule, or null when the message is not about merge rules.
+ */
+export function mergeBlockers(message: string): string[] | null {
+  const match = /cannot be merged yet: (.+)$/s.exec(message);
+  if (!match?.[1]) return null;
+  return match[1]
+    .split('; ')
+    .map((reason) => reason.trim())
+    .filter(Boolean);
+}

@@ -1,7 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, requestAll } from '../../api/client';
 import type { PageDocument } from '../document/types';
-import type { ChangeRequest, Comment, CommentReply, RequestedReviewer, Review, SemanticChanges } from './types';
+import type { ChangeRequest, RequestedReviewer, Review, SemanticChanges } from './types';
 
 const crPath = (spaceId: string, key: string | number) =>
   `/v1/spaces/${encodeURIComponent(spaceId)}/change-requests/${encodeURIComponent(String(key))}`;
@@ -40,12 +40,6 @@ export const revisionPageQuery = (spaceId: string, revisionId: string, pageId: s
     staleTime: Number.POSITIVE_INFINITY, // a revision never changes
   });
 
-export const commentsQuery = (spaceId: string, key: string) =>
-  queryOptions({
-    queryKey: ['spaces', spaceId, 'change-requests', 'one', key, 'comments'],
-    queryFn: ({ signal }) => requestAll<Comment>(`${crPath(spaceId, key)}/comments`, signal),
-  });
-
 export const reviewsQuery = (spaceId: string, key: string) =>
   queryOptions({
     queryKey: ['spaces', spaceId, 'change-requests', 'one', key, 'reviews'],
@@ -64,12 +58,6 @@ function useChangeRequestAction<T, R>(spaceId: string, action: (input: T) => Pro
     mutationFn: action,
     onSuccess: () => client.invalidateQueries({ queryKey: ['spaces', spaceId] }),
   });
-}
-
-export function usePostComment(spaceId: string, key: string) {
-  return useChangeRequestAction(spaceId, (text: string) =>
-    request(`${crPath(spaceId, key)}/comments`, { method: 'POST', body: { body: markdownBody(text) } }),
-  );
 }
 
 export function useSubmitReview(spaceId: string, key: string) {
@@ -105,37 +93,11 @@ export const organizationChangeRequestsQuery = (
   });
 };
 
-export const repliesQuery = (spaceId: string, key: string, commentId: string) =>
-  queryOptions({
-    queryKey: ['spaces', spaceId, 'change-requests', 'one', key, 'comments', commentId, 'replies'],
-    queryFn: ({ signal }) =>
-      requestAll<CommentReply>(`${crPath(spaceId, key)}/comments/${encodeURIComponent(commentId)}/replies`, signal),
-  });
-
 export const requestedReviewersQuery = (spaceId: string, key: string) =>
   queryOptions({
     queryKey: ['spaces', spaceId, 'change-requests', 'one', key, 'requested-reviewers'],
     queryFn: ({ signal }) => requestAll<RequestedReviewer>(`${crPath(spaceId, key)}/requested-reviewers`, signal),
   });
-
-export function useReply(spaceId: string, key: string, commentId: string) {
-  return useChangeRequestAction(spaceId, (text: string) =>
-    request(`${crPath(spaceId, key)}/comments/${encodeURIComponent(commentId)}/replies`, {
-      method: 'POST',
-      body: { body: markdownBody(text) },
-    }),
-  );
-}
-
-/** updateCommentInChangeRequest with `resolved`: resolves a thread, or opens it again. */
-export function useResolve(spaceId: string, key: string, commentId: string) {
-  return useChangeRequestAction(spaceId, (resolved: boolean) =>
-    request(`${crPath(spaceId, key)}/comments/${encodeURIComponent(commentId)}`, {
-      method: 'PUT',
-      body: { resolved },
-    }),
-  );
-}
 
 export function useRequestReviewer(spaceId: string, key: string) {
   return useChangeRequestAction(spaceId, (userId: string) =>

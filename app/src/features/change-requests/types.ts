@@ -1,5 +1,3 @@
-import type { JSONDocument } from '../document/types';
-
 export interface ChangeRequest {
   object: 'change-request';
   id: string;
@@ -39,31 +37,11 @@ export interface SemanticChanges {
   more?: number;
 }
 
-export interface Comment {
-  id: string;
-  /** The official Document: Markdown or a JSON document. */
-  body: { markdown: string } | { document: JSONDocument } | Record<string, never>;
-  postedBy?: { id: string; displayName: string };
-  postedAt?: string;
-  createdAt?: string;
-  status?: 'open' | 'resolved';
-  resolvedBy?: { id: string; displayName: string };
-  replies?: number;
-  target?: { page?: string; node?: string };
-}
-
 export interface Review {
   id: string;
   status: 'approved' | 'changes-requested';
   reviewer: { id: string; displayName: string };
   createdAt: string;
-}
-
-export interface CommentReply {
-  id: string;
-  body: Comment['body'];
-  postedBy?: { id: string; displayName: string };
-  postedAt?: string;
 }
 
 /** A requested reviewer (a person; the official type also has teams). */

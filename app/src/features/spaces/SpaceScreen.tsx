@@ -6,7 +6,8 @@ import { useQuery, useQueryClient, useSuspenseQueries } from '@tanstack/react-qu
 import { Link, useParams } from '@tanstack/react-router';
 import { Suspense } from 'react';
 import type { RevisionPage } from '../../api/types';
-import { DocumentView, type RevisionFile } from '../document/Document';
+import { CommentedDocument } from '../comments/CommentedDocument';
+import type { RevisionFile } from '../document/Document';
 import { EditButton } from '../editor/EditButton';
 import { Loading } from '../layout/Loading';
 import { OrganizationNav } from '../organizations/OrganizationNav';
@@ -60,7 +61,13 @@ export function SpaceScreen() {
         </div>
         <SearchBox spaceId={space.id} label={`Search in ${space.title}`} />
         {page ? (
-          <PageContent spaceId={space.id} page={page} files={files} />
+          <PageContent
+            spaceId={space.id}
+            organizationId={space.organization}
+            canComment={space.permissions.comment === true}
+            page={page}
+            files={files}
+          />
         ) : (
           <>
             <h1>{params.pageId || params._splat ? 'Page not found' : 'This space has no pages yet'}</h1>
@@ -74,10 +81,14 @@ export function SpaceScreen() {
 
 function PageContent({
   spaceId,
+  organizationId,
+  canComment,
   page,
   files,
 }: {
   spaceId: string;
+  organizationId: string;
+  canComment: boolean;
   page: RevisionPage;
   files: ReadonlyMap<string, RevisionFile>;
 }) {
@@ -97,7 +108,13 @@ function PageContent({
       ) : isPending ? (
         <Loading label="Loading the page" />
       ) : data?.document ? (
-        <DocumentView document={data.document} context={{ spaceId, files }} />
+        <CommentedDocument
+          document={data.document}
+          documentContext={{ spaceId, files }}
+          pageId={page.id}
+          organizationId={organizationId}
+          canComment={canComment}
+        />
       ) : null}
     </article>
   );

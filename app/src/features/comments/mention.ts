@@ -38,19 +38,6 @@ export function insertMention(
   return { text: `${before}${mention}${after}`, caret: before.length + mention.length };
 }
 
-/**
- * The failing merge rules in a refused merge's message (`… cannot be merged yet: a; b`), one per
- * rule, or null when the message is not about merge rules.
- */
-export function mergeBlockers(message: string): string[] | null {
-  const match = /cannot be merged yet: (.+)$/s.exec(message);
-  if (!match?.[1]) return null;
-  return match[1]
-    .split('; ')
-    .map((reason) => reason.trim())
-    .filter(Boolean);
-}
-
 /** The users a comment's JSON document mentions (official `mention` inlines of kind `user`), once each. */
 export function mentionedUserIds(document: unknown): string[] {
   const ids = new Set<string>();

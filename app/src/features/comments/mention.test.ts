@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { insertMention, mentionedUserIds, mentionHandle, mergeBlockers, typedMention } from './mention';
+import { insertMention, mentionedUserIds, mentionHandle, typedMention } from './mention';
 
 describe('mentions in a comment', () => {
   it('uses the e-mail address when the API reads it as one, else the user id', () => {
@@ -27,19 +27,6 @@ describe('mentions in a comment', () => {
     expect(insertMention('thanks', 6, 'u1', null)).toEqual({ text: 'thanks @u1 ', caret: 11 });
     expect(insertMention('', 0, 'u1', null)).toEqual({ text: '@u1 ', caret: 4 });
     expect(insertMention('a  b', 2, 'u1', null)).toEqual({ text: 'a @u1 b', caret: 6 });
-  });
-});
-
-describe('a refused merge', () => {
-  it('lists each failing merge rule', () => {
-    expect(
-      mergeBlockers(
-        'change request 3 cannot be merged yet: it needs 1 approval of its current revision and has 0; it needs a subject',
-      ),
-    ).toEqual(['it needs 1 approval of its current revision and has 0', 'it needs a subject']);
-  });
-  it('is null for another refusal', () => {
-    expect(mergeBlockers('change request 3 is merged')).toBeNull();
   });
 });
 
