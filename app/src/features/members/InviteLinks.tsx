@@ -10,7 +10,7 @@ import { Choice } from '../controls/Choice';
 import { organizationCollectionsQuery, organizationSpacesQuery } from '../organizations/queries';
 import { inviteLinksQuery, useAllowInviteLinks, useCreateInviteLink, useDeleteInviteLink } from './queries';
 import { ROLE_OPTIONS, roleFromValue, roleLabel } from './roles';
-import { inviteLinkBody, inviteLinkTargetLabel, ORGANIZATION_TARGET } from './targets';
+import { inviteLinkBody, inviteLinkLimits, inviteLinkTargetLabel, ORGANIZATION_TARGET } from './targets';
 import type { InviteLink } from './types';
 
 export function InviteLinks({ organization }: { organization: Organization }) {
@@ -46,8 +46,13 @@ function CreateInviteLink({ organizationId }: { organizationId: string }) {
   const create = useCreateInviteLink(organizationId);
   const [target, setTarget] = useState(ORGANIZATION_TARGET);
   const [role, setRole] = useState('read');
+  const [expiresOn, setExpiresOn] = useState('');
+  const [maxUses, setMaxUses] = useState('');
+  const [invalid, setInvalid] = useState<string | null>(null);
   const targetId = useId();
   const roleId = useId();
+  const expiresId = useId();
+  const usesId = useId();
   const targets = [
     { value: ORGANIZATION_TARGET, label: 'The whole organization' },
     ...collections.map((c) => ({ value: `collection:${c.id}`, label: `Collection: ${c.title}` })),
@@ -59,20 +64,35 @@ function CreateInviteLink({ organizationId }: { organizationId: string }) {
         className="inline-form"
         onSubmit={(event) => {
           event.preventDefault();
-          create.mutate(inviteLinkBody(target, roleFromValue(role)));
+          const limits = inviteLinkLimits(expiresOn, maxUses);
+          if ('error' in limits) return setInvalid(limits.error);
+          setInvalid(null);
+          create.mutate({ ...inviteLinkBody(target, roleFromValue(role)), ...limits });
         }}
       >
         <label htmlFor={targetId}>Gives access to</label>
         <Choice id={targetId} value={target} options={targets} onChange={setTarget} />
         <label htmlFor={roleId}>{target === ORGANIZATION_TARGET ? 'Role it gives' : 'Level it gives'}</label>
         <Choice id={roleId} value={role} options={ROLE_OPTIONS} onChange={setRole} />
+        <label htmlFor={expiresId}>Expires on</label>
+        <input id={expiresId} type="date" value={expiresOn} onChange={(e) => setExpiresOn(e.target.value)} />
+        <label htmlFor={usesId}>Maximum uses</label>
+        <input
+          id={usesId}
+          type="number"
+          min={1}
+          step={1}
+          inputMode="numeric"
+          value={maxUses}
+          onChange={(e) => setMaxUses(e.target.value)}
+        />
         <button type="submit" disabled={create.isPending}>
           Create invite link
         </button>
       </form>
-      {create.error ? (
+      {invalid || create.error ? (
         <p role="alert" className="error">
-          {create.error.message}
+          {invalid ?? create.error?.message}
         </p>
       ) : null}
       {create.data ? <LinkField label="New invite link" url={create.data.urls.app} /> : null}
@@ -106,6 +126,7 @@ function InviteLinkList({ organizationId }: { organizationId: string }) {
               <div className="muted">
                 {roleLabel(link.level !== undefined ? link.level : link.role)} · used {link.uses}
                 {link.maxUses ? ` of ${link.maxUses}` : ''} {link.uses === 1 ? 'time' : 'times'}
+                {link.expiresAt ? ` · expires ${new Date(link.expiresAt).toLocaleString()}` : ''}
               </div>
             </div>
             <LinkField label={`Invite link: ${describe(link)}`} url={link.urls.app} hideLabel />

@@ -3,8 +3,9 @@
  * organization's `permissions.admin`) also get the controls: invite by e-mail, invite links, change a
  * role, remove someone. The API decides in the end: a refused change shows its message beside the control.
  */
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useParams } from '@tanstack/react-router';
+import { useEffect, useId, useState } from 'react';
 import { useSession } from '../auth/session';
 import { Choice } from '../controls/Choice';
 import { ConfirmDialog } from '../controls/ConfirmDialog';
@@ -19,8 +20,18 @@ import type { Member } from './types';
 export function MembersScreen() {
   const { organizationId } = useParams({ from: '/o/$organizationId/members' });
   const { data: organization } = useSuspenseQuery(organizationQuery(organizationId));
-  const { data: members } = useSuspenseQuery(membersQuery(organizationId));
+  const { data: everyone } = useSuspenseQuery(membersQuery(organizationId));
+  const [search, setSearch] = useState('');
+  const term = useSettled(search.trim(), 250);
+  // While a search loads, the list shown before it stays (never a loading screen over it).
+  const found = useQuery({
+    ...membersQuery(organizationId, term),
+    enabled: term !== '',
+    placeholderData: keepPreviousData,
+  });
+  const members = term ? (found.data ?? everyone) : everyone;
   const admin = organization.permissions.admin;
+  const searchId = useId();
   return (
     <div className="layout">
       <OrganizationNav organizationId={organizationId} />
@@ -28,8 +39,28 @@ export function MembersScreen() {
         <h1>Members of {organization.title}</h1>
         {admin ? <InviteByEmail organizationId={organizationId} /> : null}
         <section aria-labelledby="members-heading">
-          <h2 id="members-heading">Members ({members.length})</h2>
-          <ul className="people">
+          <h2 id="members-heading">Members ({everyone.length})</h2>
+          <div className="inline-form">
+            <label htmlFor={searchId}>Search members</label>
+            <input
+              id={searchId}
+              type="search"
+              value={search}
+              placeholder="Name or e-mail address"
+              onChange={(event) => setSearch(event.target.value)}
+            />
+          </div>
+          <p role="status" className="muted">
+            {term && found.data
+              ? `${found.data.length} ${found.data.length === 1 ? 'member matches' : 'members match'} “${term}”.`
+              : ''}
+          </p>
+          {found.error ? (
+            <p role="alert" className="error">
+              {found.error.message}
+            </p>
+          ) : null}
+          <ul className="people" aria-label="Members">
             {members.map((member) => (
               <MemberRow key={member.id} organizationId={organizationId} member={member} admin={admin} />
             ))}
@@ -90,4 +121,14 @@ function MemberRow({ organizationId, member, admin }: { organizationId: string; 
       ) : null}
     </li>
   );
+}
+
+/** `value` once it has stayed the same for `ms` (a search is asked for when the typing pauses). */
+function useSettled(value: string, ms: number): string {
+  const [settled, setSettled] = useState(value);
+  useEffect(() => {
+    const timer = setTimeout(() => setSettled(value), ms);
+    return () => clearTimeout(timer);
+  }, [value, ms]);
+  return settled;
 }

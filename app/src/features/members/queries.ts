@@ -6,10 +6,15 @@ import type { InviteLink, Member, RoleOrGuest } from './types';
 
 const org = (organizationId: string) => `/v1/orgs/${encodeURIComponent(organizationId)}`;
 
-export const membersQuery = (organizationId: string) =>
+/** The members by name; only those whose name or e-mail address contains `search` when it is given. */
+export const membersQuery = (organizationId: string, search = '') =>
   queryOptions({
-    queryKey: ['orgs', organizationId, 'members'],
-    queryFn: ({ signal }) => requestAll<Member>(`${org(organizationId)}/members?sort=name&order=asc`, signal),
+    queryKey: search ? ['orgs', organizationId, 'members', { search }] : ['orgs', organizationId, 'members'],
+    queryFn: ({ signal }) => {
+      const params = new URLSearchParams({ sort: 'name', order: 'asc' });
+      if (search) params.set('search', search);
+      return requestAll<Member>(`${org(organizationId)}/members?${params}`, signal);
+    },
   });
 
 export const inviteLinksQuery = (organizationId: string) =>
@@ -59,10 +64,18 @@ export function useInviteByEmail(organizationId: string) {
 }
 
 /** The body of `createOrganizationInvite`: one of the official variants. */
-export type InviteLinkTarget =
+export type InviteLinkTarget = (
   | { role: RoleOrGuest }
   | { level: RoleOrGuest; space: string }
-  | { level: RoleOrGuest; collection: string };
+  | { level: RoleOrGuest; collection: string }
+) &
+  InviteLinkLimits;
+
+/** Until when a link works and how many people may join with it (unlimited when absent). */
+export interface InviteLinkLimits {
+  expiresAt?: string;
+  maxUses?: number;
+}
 
 export function useCreateInviteLink(organizationId: string) {
   const client = useQueryClient();

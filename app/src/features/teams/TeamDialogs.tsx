@@ -4,8 +4,14 @@ import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
 import { Choice } from '../controls/Choice';
 import { membersQuery } from '../members/queries';
-import { teamMembersQuery, useAddTeamMember, useRemoveTeamMember, useRenameTeam } from './queries';
-import type { Team, TeamMember } from './types';
+import { teamMembersQuery, useAddTeamMember, useRemoveTeamMember, useRenameTeam, useSetTeamRole } from './queries';
+import type { Team, TeamMember, TeamRole } from './types';
+
+/** The official team roles: an owner manages the team's members. */
+const TEAM_ROLE_OPTIONS: { value: TeamRole; label: string }[] = [
+  { value: 'owner', label: 'Owner' },
+  { value: 'member', label: 'Member' },
+];
 
 export function RenameTeam({ organizationId, team }: { organizationId: string; team: Team }) {
   const rename = useRenameTeam(organizationId, team.id);
@@ -99,6 +105,7 @@ export function TeamMembersDialog({ organizationId, team }: { organizationId: st
 function TeamMembers({ organizationId, team }: { organizationId: string; team: Team }) {
   const { data: entries, error } = useQuery(teamMembersQuery(organizationId, team.id));
   const remove = useRemoveTeamMember(organizationId, team.id);
+  const setRole = useSetTeamRole(organizationId, team.id);
   if (error)
     return (
       <p role="alert" className="error">
@@ -116,8 +123,19 @@ function TeamMembers({ organizationId, team }: { organizationId: string; team: T
             <li key={entry.organization.id} className="person">
               <div className="person-name">
                 <strong>{entry.organization.user.displayName}</strong>
-                <div className="muted">{entry.team.role === 'owner' ? 'Owner' : 'Member'}</div>
+                {team.permissions.admin ? null : (
+                  <div className="muted">{entry.team.role === 'owner' ? 'Owner' : 'Member'}</div>
+                )}
               </div>
+              {team.permissions.admin ? (
+                <Choice
+                  label={`Team role of ${entry.organization.user.displayName}`}
+                  value={entry.team.role}
+                  options={TEAM_ROLE_OPTIONS}
+                  disabled={setRole.isPending}
+                  onChange={(role) => setRole.mutate({ userId: entry.organization.id, role })}
+                />
+              ) : null}
               {team.permissions.admin ? (
                 <button
                   type="button"
@@ -132,9 +150,9 @@ function TeamMembers({ organizationId, team }: { organizationId: string; team: T
           ))}
         </ul>
       )}
-      {remove.error ? (
+      {remove.error || setRole.error ? (
         <p role="alert" className="error">
-          {remove.error.message}
+          {(remove.error ?? setRole.error)?.message}
         </p>
       ) : null}
       {team.permissions.admin ? <AddTeamMember organizationId={organizationId} team={team} entries={entries} /> : null}

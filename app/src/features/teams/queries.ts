@@ -1,7 +1,7 @@
 /** The teams screen's reads and changes; each change refreshes the organization's people data. */
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, requestAll } from '../../api/client';
-import type { Team, TeamMember } from './types';
+import type { Team, TeamMember, TeamRole } from './types';
 
 const teams = (organizationId: string) => `/v1/orgs/${encodeURIComponent(organizationId)}/teams`;
 const team = (organizationId: string, teamId: string) => `${teams(organizationId)}/${encodeURIComponent(teamId)}`;
@@ -45,6 +45,15 @@ export const useAddTeamMember = (organizationId: string, teamId: string) =>
     request<void>(`${team(organizationId, teamId)}/members/${encodeURIComponent(userId)}`, {
       method: 'PUT',
       body: {},
+    }),
+  );
+
+/** `addMemberToOrganizationTeamById` with a role: sets the role of someone already in the team. */
+export const useSetTeamRole = (organizationId: string, teamId: string) =>
+  useTeamMutation(organizationId, ({ userId, role }: { userId: string; role: TeamRole }) =>
+    request<void>(`${team(organizationId, teamId)}/members/${encodeURIComponent(userId)}`, {
+      method: 'PUT',
+      body: { role },
     }),
   );
 
