@@ -1,6 +1,6 @@
 /**
  * `/o/{org}/change-requests`: the change requests of every space of the organization the caller
- * may read, in tabs (Radix Tabs: arrow keys move between them): open, merged, archived, and "Needs
+ * may read, in tabs (Radix Tabs: arrow keys move between them): open, drafts, merged, archived, and "Needs
  * my review" (open ones where the signed-in person is a requested reviewer; `?tab=review`). Each
  * is a link named by its subject.
  */
@@ -16,6 +16,7 @@ import type { ChangeRequest } from './types';
 
 const TABS = [
   { value: 'open', label: 'Open' },
+  { value: 'draft', label: 'Drafts' },
   { value: 'merged', label: 'Merged' },
   { value: 'archived', label: 'Archived' },
   { value: 'review', label: 'Needs my review' },

@@ -51,7 +51,7 @@ export function MembersScreen() {
             />
           </div>
           <p role="status" className="muted">
-            {term && found.data
+            {term && found.data && !found.isPlaceholderData
               ? `${found.data.length} ${found.data.length === 1 ? 'member matches' : 'members match'} “${term}”.`
               : ''}
           </p>
