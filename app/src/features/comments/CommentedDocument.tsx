@@ -89,11 +89,18 @@ function CommentableBlock({
           type="button"
           className="block-comment-button"
           aria-expanded={writing}
-          aria-label={`Comment on “${label}”`}
           onClick={() => setWriting(!writing)}
         >
+          {/* Named by its content, hidden words included: the count seen is part of the name. */}
           <span aria-hidden="true">💬</span>
-          {threads.length > 0 ? <span aria-hidden="true"> {threads.length}</span> : null}
+          <span className="visually-hidden">Comment on “{label}”</span>
+          {threads.length > 0 ? (
+            <>
+              {' '}
+              {threads.length}
+              <span className="visually-hidden"> {threads.length === 1 ? 'thread' : 'threads'}</span>
+            </>
+          ) : null}
         </button>
       ) : null}
       {threads.length > 0 || writing ? (
@@ -103,7 +110,7 @@ function CommentableBlock({
             <NewComment
               context={context}
               anchor={{ page: pageId, node: anchor }}
-              label={`Comment on “${label}”`}
+              label={`New comment on “${label}”`}
               onPosted={() => setWriting(false)}
             />
           ) : null}

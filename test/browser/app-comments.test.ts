@@ -1,0 +1,153 @@
+/**
+ * Comments in the web app, in a real browser over a real server: one person comments on a page and
+ * on a block of it (the thread shows at the block); a second person replies with a mention picked
+ * from the member picker and resolves the thread; the members screen's search finds the first.
+ * Each screen is checked with axe and for console errors and Content-Security-Policy violations.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
+import {
+  browserMissing,
+  checkAccessibility,
+  collectConsoleErrors,
+  collectCspViolations,
+  launchBrowser,
+} from '../helpers/browser.js';
+import { batch, newChangeRequest } from '../helpers/change-requests.js';
+import { freePort } from '../helpers/ports.js';
+import { givePassword, PASSWORD } from '../helpers/sessions.js';
+
+describe.skipIf(browserMissing)('comments in the web app', () => {
+  let h: Harness;
+  let browser: Browser;
+  let base: string;
+  let world: SpaceWorld;
+  let writer: TestUser;
+  let admin: TestUser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    h = await createHarness({ publicUrl: base });
+    world = await h.space('Guide');
+    const cr = await newChangeRequest(world, 'Start');
+    const added = await batch(world, cr.id, [
+      {
+        operation: 'insert_page',
+        title: 'Install',
+        document: { markdown: 'Download the archive.\n\nRun the installer.\n\nThen configure it.' },
+      },
+    ]);
+    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
+    const merged = await world.admin.client.post(`${world.base}/change-requests/${cr.id}/merge`, {});
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    writer = await h.member(world.orgId, 'comment', { name: 'Wren Writer' });
+    admin = await h.member(world.orgId, 'admin', { name: 'Ada Admin' });
+    await givePassword(h.db, writer.user.id);
+    await givePassword(h.db, admin.user.id);
+    await h.app.listen({ port, host: '127.0.0.1' });
+    const launched = await launchBrowser();
+    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
+    browser = launched;
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  async function signedIn(email: string, path: string): Promise<{ page: Page; check: () => Promise<void> }> {
+    const page = await browser.newPage();
+    const errors = collectConsoleErrors(page);
+    const csp = await collectCspViolations(page);
+    await page.goto(`${base}${path}`);
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    const check = async () => {
+      const violations = await checkAccessibility(page);
+      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+      expect(errors).toEqual([]);
+      expect(csp).toEqual([]);
+    };
+    return { page, check };
+  }
+
+  it('comments on a page and on a block, replies with a mention, resolves, and searches members', async () => {
+    const space = await world.admin.client.get(world.base);
+    const spacePath = new URL(space.body.urls.app).pathname;
+    const block = '“Run the installer.”';
+
+    // The writer: a thread on the page, and one on a block, started with the keyboard.
+    const first = await signedIn(writer.user.email, spacePath);
+    const wp = first.page;
+    await wp.getByRole('heading', { level: 2, name: 'Comments' }).waitFor();
+    await wp.getByText('No comments on this page yet.').waitFor();
+    await first.check();
+    await wp.getByLabel('Comment on this page').fill('Should this page mention Windows?');
+    await wp.locator('.page-comments').getByRole('button', { name: 'Comment', exact: true }).click();
+    await wp
+      .getByRole('list', { name: 'Comments on this page' })
+      .getByText('Should this page mention Windows?')
+      .waitFor();
+
+    await wp.getByRole('button', { name: `Comment on ${block}` }).focus();
+    await wp.keyboard.press('Enter');
+    await wp.getByLabel(`New comment on ${block}`).fill('Which installer?');
+    await wp
+      .getByRole('complementary', { name: `Comments on ${block}` })
+      .getByRole('button', { name: 'Comment', exact: true })
+      .click();
+    await wp
+      .getByRole('complementary', { name: `Comments on ${block}` })
+      .getByText('Which installer?')
+      .waitFor();
+    await first.check();
+
+    const listed = await world.admin.client.get(`${world.base}/comments?order=asc`);
+    const onPage = listed.body.items.map((c: { target: { page?: { id: string }; node?: { id: string } } }) => c.target);
+    expect(onPage).toHaveLength(2);
+    expect(onPage[0].node).toBeUndefined();
+    expect(onPage[1]).toEqual(expect.objectContaining({ page: onPage[0].page, node: { id: 'block-1' } }));
+    const pageComment = listed.body.items[0].id;
+    await wp.close();
+
+    // The admin: sees the block's thread at the block, replies mentioning the writer, resolves.
+    const second = await signedIn(admin.user.email, spacePath);
+    const ap = second.page;
+    const thread = ap
+      .getByRole('list', { name: 'Comments on this page' })
+      .getByRole('listitem', { name: 'Comment by Wren Writer' });
+    await thread.waitFor();
+    await ap
+      .getByRole('complementary', { name: `Comments on ${block}` })
+      .getByText('Which installer?')
+      .waitFor();
+    const reply = thread.getByLabel('Reply to Wren Writer');
+    await reply.fill('Yes, ');
+    await reply.press('End');
+    await reply.pressSequentially('@');
+    await ap.getByLabel('Mention a member').fill('Wren');
+    await ap.getByRole('button', { name: /Wren Writer/ }).click();
+    await thread.getByRole('button', { name: 'Reply' }).click();
+    await thread.getByRole('list', { name: 'Replies to Wren Writer' }).getByText('Wren Writer').waitFor();
+    await second.check();
+    const replies = await world.admin.client.get(`${world.base}/comments/${pageComment}/replies`);
+    expect(JSON.stringify(replies.body.items[0].body)).toContain(writer.user.id);
+
+    await thread.getByRole('button', { name: 'Resolve' }).click();
+    await thread.getByText('Resolved by Ada Admin.').waitFor();
+    const resolved = await world.admin.client.get(`${world.base}/comments/${pageComment}`);
+    expect(resolved.body.status).toBe('resolved');
+    await second.check();
+
+    // The members screen: the search asks the API and shows who matches.
+    await ap.goto(`${base}/o/${world.orgId}/members`);
+    await ap.getByLabel('Search members').fill('wren');
+    await ap.getByText('1 member matches “wren”.').waitFor();
+    const names = await ap.getByRole('list', { name: 'Members' }).locator('.person-name strong').allTextContents();
+    expect(names).toEqual(['Wren Writer']);
+    await second.check();
+    await ap.close();
+  });
+});
