@@ -89,18 +89,12 @@ function CommentableBlock({
           type="button"
           className="block-comment-button"
           aria-expanded={writing}
+          // Named by aria-label, not by hidden words: those would repeat the block's text on the page.
+          // The number of threads is not shown: the threads themselves are, right under the block.
+          aria-label={`Comment on “${label}”`}
           onClick={() => setWriting(!writing)}
         >
-          {/* Named by its content, hidden words included: the count seen is part of the name. */}
           <span aria-hidden="true">💬</span>
-          <span className="visually-hidden">Comment on “{label}”</span>
-          {threads.length > 0 ? (
-            <>
-              {' '}
-              {threads.length}
-              <span className="visually-hidden"> {threads.length === 1 ? 'thread' : 'threads'}</span>
-            </>
-          ) : null}
         </button>
       ) : null}
       {threads.length > 0 || writing ? (
