@@ -1,7 +1,8 @@
 /**
  * Comments in the web app, in a real browser over a real server: one person comments on a page and
  * on a block of it (the thread shows at the block); a second person replies with a mention picked
- * from the member picker and resolves the thread; the members screen's search finds the first.
+ * from the member picker, resolves the thread, comments on a page a change request changes (the
+ * thread shows under that page's diff); the members screen's search finds the first person.
  * Each screen is checked with axe and for console errors and Content-Security-Policy violations.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -141,12 +142,47 @@ describe.skipIf(browserMissing)('comments in the web app', () => {
     expect(resolved.body.status).toBe('resolved');
     await second.check();
 
+    // A change request: a thread on a changed page shows under that page's changes, not in the conversation.
+    const cr = await newChangeRequest(world, 'Mention Windows');
+    const crPages = await world.admin.client.get(`${world.base}/change-requests/${cr.id}/content/pages`);
+    const installId = (crPages.body.pages ?? crPages.body.items)[0].id;
+    const edited = await batch(world, cr.id, [
+      { operation: 'update_page', page: installId, document: { markdown: 'Download the archive for Windows.' } },
+    ]);
+    expect(edited.status, JSON.stringify(edited.body)).toBeLessThan(300);
+    const crBody = await world.admin.client.get(`${world.base}/change-requests/${cr.id}`);
+    await ap.goto(`${base}${new URL(crBody.body.urls.app).pathname}`);
+    const change = ap.getByRole('region', { name: 'Page edited: Install' });
+    await change.getByText('Comment on this page').click();
+    await change.getByLabel('Comment on Install').fill('Windows needs its own section.');
+    await change.getByRole('button', { name: 'Comment', exact: true }).click();
+    await change
+      .getByRole('list', { name: 'Comments on Install' })
+      .getByText('Windows needs its own section.')
+      .waitFor();
+    await ap.getByRole('region', { name: 'Comments' }).getByText('No comments yet.').waitFor();
+    const crComments = await world.admin.client.get(`${world.base}/change-requests/${cr.id}/comments`);
+    expect(crComments.body.items.map((c: { target: { page?: { id: string } } }) => c.target.page)).toEqual([
+      { id: installId },
+    ]);
+    await second.check();
+
     // The members screen: the search asks the API and shows who matches.
     await ap.goto(`${base}/o/${world.orgId}/members`);
     await ap.getByLabel('Search members').fill('wren');
     await ap.getByText('1 member matches “wren”.').waitFor();
     const names = await ap.getByRole('list', { name: 'Members' }).locator('.person-name strong').allTextContents();
     expect(names).toEqual(['Wren Writer']);
+    await second.check();
+
+    // At a phone width the page with its threads fits, and the block's button shows (no hover there).
+    await ap.setViewportSize({ width: 390, height: 844 });
+    await ap.goto(`${base}${spacePath}`);
+    await ap
+      .getByRole('complementary', { name: `Comments on ${block}` })
+      .getByText('Which installer?')
+      .waitFor();
+    expect(await ap.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
     await second.check();
     await ap.close();
   });
