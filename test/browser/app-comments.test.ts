@@ -2,7 +2,7 @@
  * Comments in the web app, in a real browser over a real server: one person comments on a page and
  * on a block of it (the thread shows at the block); a second person replies with a mention picked
  * from the member picker, resolves the thread, comments on a page a change request changes (the
- * thread shows under that page's diff); the members screen's search finds the first person.
+ * thread shows under that page's diff); the members screen's search finds the first person; an invite link with limits; a team role.
  * Each screen is checked with axe and for console errors and Content-Security-Policy violations.
  */
 import type { Browser, Page } from 'playwright-core';
@@ -74,7 +74,7 @@ describe.skipIf(browserMissing)('comments in the web app', () => {
     return { page, check };
   }
 
-  it('comments on a page and on a block, replies with a mention, resolves, and searches members', async () => {
+  it('comments on a page and on a block, replies with a mention, resolves; searches members, limits an invite link, sets a team role', async () => {
     const space = await world.admin.client.get(world.base);
     const spacePath = new URL(space.body.urls.app).pathname;
     const block = '“Run the installer.”';
@@ -174,6 +174,39 @@ describe.skipIf(browserMissing)('comments in the web app', () => {
     const names = await ap.getByRole('list', { name: 'Members' }).locator('.person-name strong').allTextContents();
     expect(names).toEqual(['Wren Writer']);
     await second.check();
+
+    // Invite links with their limits: at most 3 uses, until the end of a day.
+    await ap.getByRole('button', { name: 'Allow invite links' }).click();
+    await ap.getByLabel('Expires on').fill('2099-12-31');
+    await ap.getByLabel('Maximum uses').fill('3');
+    await ap.getByRole('button', { name: 'Create invite link' }).click();
+    await ap.getByLabel('New invite link').waitFor();
+    const links = await world.admin.client.get(`/v1/orgs/${world.orgId}/link-invites`);
+    expect(links.body.items).toEqual([expect.objectContaining({ maxUses: 3, uses: 0 })]);
+    expect(links.body.items[0].expiresAt).toMatch(/^(2099-12-31|2100-01-01)T/);
+    await second.check();
+
+    // A team admin makes a member an owner of the team.
+    const team = await world.admin.client.put(`/v1/orgs/${world.orgId}/teams`, { title: 'Writers' });
+    expect(team.status, JSON.stringify(team.body)).toBeLessThan(300);
+    const joined = await world.admin.client.put(
+      `/v1/orgs/${world.orgId}/teams/${team.body.id}/members/${writer.user.id}`,
+      {},
+    );
+    expect(joined.status, JSON.stringify(joined.body)).toBeLessThan(300);
+    await ap.goto(`${base}/o/${world.orgId}/teams`);
+    await ap.getByRole('button', { name: 'Members of team Writers' }).click();
+    await ap.getByRole('combobox', { name: 'Team role of Wren Writer' }).click();
+    await ap.getByRole('option', { name: 'Owner' }).click();
+    await expect
+      .poll(async () => {
+        const entries = await world.admin.client.get(`/v1/orgs/${world.orgId}/teams/${team.body.id}/members`);
+        return entries.body.items.map((e: { team: { role: string } }) => e.team.role);
+      })
+      .toEqual(['owner']);
+    await ap.getByRole('combobox', { name: 'Team role of Wren Writer' }).getByText('Owner').waitFor();
+    await second.check();
+    await ap.keyboard.press('Escape');
 
     // At a phone width the page with its threads fits, and the block's button shows (no hover there).
     await ap.setViewportSize({ width: 390, height: 844 });
