@@ -184,6 +184,10 @@ const VALID_BODIES: Record<string, unknown> = {
   'PATCH /v1/orgs/{organizationId}/sites/{siteId}/share-links/{shareLinkId}': { active: false },
   'PATCH /v1/users/{userId}': { displayName: 'x' },
   'POST /v1/orgs/{organizationId}/sites/{siteId}/permissions': { role: 'read', users: ['nope'] },
+  'POST /v1/orgs/{organizationId}/storage/upload': {
+    file: { name: 'logo.png', type: 'image/png', size: 100 },
+    kind: 'organization_file',
+  },
 };
 
 /** Required query parameters of reads, so that they too get past validation. */
