@@ -10,20 +10,13 @@ import { createHash } from 'node:crypto';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
-import { freePort } from '../helpers/ports.js';
+import { harnessAtFreePort, listenAndLaunch, watchPage } from '../helpers/app-browser.js';
+import { browserMissing, checkAccessibility } from '../helpers/browser.js';
 
 let h: Harness;
 let port: number;
 beforeAll(async () => {
-  port = await freePort();
-  h = await createHarness({ publicUrl: `http://127.0.0.1:${port}` });
+  ({ h, port } = await harnessAtFreePort());
 });
 afterAll(async () => h.close());
 
@@ -185,10 +178,7 @@ describe.skipIf(browserMissing)('GET /docs in a browser', () => {
   let browser: Browser;
   let origin: string;
   beforeAll(async () => {
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
-    await h.app.listen({ port, host: '127.0.0.1' });
+    browser = await listenAndLaunch(h, port);
     origin = `http://127.0.0.1:${port}`;
     // A warmed server: the page is written on its first request, once per process.
     expect((await fetch(`${origin}/docs`)).status).toBe(200);
@@ -201,8 +191,7 @@ describe.skipIf(browserMissing)('GET /docs in a browser', () => {
       viewport: { width: options.width, height: 900 },
       colorScheme: options.colorScheme,
     });
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
+    const { errors, csp } = await watchPage(page);
     const outside: string[] = [];
     page.on('request', (request) => {
       const url = request.url();

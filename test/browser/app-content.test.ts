@@ -7,22 +7,13 @@
  * Content-Security-Policy violations, the last one at a phone width in dark mode. Screenshots go to
  * test-output/app/.
  */
-import { mkdirSync } from 'node:fs';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
+import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
+import { harnessAtFreePort, listenAndLaunch, APP_OUTPUT as OUTPUT, signIn, watchPage } from '../helpers/app-browser.js';
+import { browserMissing } from '../helpers/browser.js';
 import { newChangeRequest } from '../helpers/change-requests.js';
-import { freePort } from '../helpers/ports.js';
-import { givePassword, PASSWORD } from '../helpers/sessions.js';
-
-const OUTPUT = 'test-output/app';
+import { givePassword } from '../helpers/sessions.js';
 
 describe.skipIf(browserMissing)('organizing content and reviewing in the web app', () => {
   let h: Harness;
@@ -32,17 +23,12 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
   let writer: TestUser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({ publicUrl: base });
+    let port: number;
+    ({ h, port, base } = await harnessAtFreePort());
     world = await h.space('Handbook');
     writer = await h.member(world.orgId, 'edit', { name: 'Wren Writer' });
     await givePassword(h.db, world.admin.user.id);
-    await h.app.listen({ port, host: '127.0.0.1' });
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
-    mkdirSync(OUTPUT, { recursive: true });
+    browser = await listenAndLaunch(h, port, OUTPUT);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -71,20 +57,11 @@ describe.skipIf(browserMissing)('organizing content and reviewing in the web app
     expect(rules.status, JSON.stringify(rules.body)).toBe(200);
 
     const page = await browser.newPage();
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
-    const quietAndAccessible = async () => {
-      const violations = await checkAccessibility(page);
-      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-      expect(errors).toEqual([]);
-      expect(csp).toEqual([]);
-    };
+    const { errors, quietAndAccessible } = await watchPage(page);
     const nav = page.getByRole('navigation', { name: /^Org / });
 
     await page.goto(`${base}/o/${world.orgId}`);
-    await page.getByLabel('Email').fill(world.admin.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, world.admin.user.email);
 
     // Create a collection, then a space (which opens it).
     await nav.getByRole('button', { name: 'New' }).click();

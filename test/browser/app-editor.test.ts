@@ -7,20 +7,13 @@
  * axe, for console errors and Content-Security-Policy violations. One page, reused: CI time is tight.
  */
 
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
+import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
+import { APP_OUTPUT, harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { browserMissing } from '../helpers/browser.js';
 import { batch, newChangeRequest } from '../helpers/change-requests.js';
-import { freePort } from '../helpers/ports.js';
-import { givePassword, PASSWORD } from '../helpers/sessions.js';
+import { givePassword } from '../helpers/sessions.js';
 
 interface DocNode {
   type?: string;
@@ -41,9 +34,8 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
   let livePageId: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({ publicUrl: base });
+    let port: number;
+    ({ h, port, base } = await harnessAtFreePort());
     world = await h.space('Handbook');
     const first = await newChangeRequest(world, 'Start');
     const added = await batch(world, first.id, [
@@ -56,22 +48,12 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     writer = await h.member(world.orgId, 'edit');
     reviewer = await h.member(world.orgId, 'review');
     await givePassword(h.db, writer.user.id);
-    await h.app.listen({ port, host: '127.0.0.1' });
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
+    browser = await listenAndLaunch(h, port, APP_OUTPUT);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await h?.close();
   });
-
-  async function quietAndAccessible(page: Page, errors: string[], csp: string[]) {
-    const violations = await checkAccessibility(page);
-    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-    expect(errors, 'console errors').toEqual([]);
-    expect(csp, 'CSP violations').toEqual([]);
-  }
 
   /** The browser logs the refused save (412) as a failed resource: that one is expected here. */
   function takeRefusedSave(errors: string[]) {
@@ -82,12 +64,9 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
 
   it('writes a page in a change request: shortcuts, "/" menu, autosave, conflicts, tree, preview, review', async () => {
     const page = await browser.newPage();
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
+    const { errors, csp, quietAndAccessible } = await watchPage(page);
     await page.goto(`${base}/s/${world.spaceId}`);
-    await page.getByLabel('Email').fill(writer.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, writer.user.email);
     await page.getByRole('heading', { level: 1, name: 'Getting started' }).waitFor();
 
     // "Edit" starts the writer's change request; the editor chunk loads only now.
@@ -147,7 +126,7 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
       expect(offered).toContain(name);
     await page.keyboard.press('ArrowDown');
     expect(await menu.getByRole('option', { selected: true }).textContent()).toBe(offered[1]);
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.keyboard.type('code');
     await page.keyboard.press('Enter');
     await page.keyboard.type('npm test');
@@ -169,9 +148,8 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     expect(await body.locator('ul li').allTextContents()).toEqual(['first item', 'second item']);
     expect(await body.locator('pre').textContent()).toBe('npm test');
     expect(await page.getByLabel('Page title').inputValue()).toBe('Writing guide');
-    await quietAndAccessible(page, errors, csp);
-    mkdirSync('test-output/app', { recursive: true });
-    await page.screenshot({ path: 'test-output/app/editor.png' });
+    await quietAndAccessible();
+    await page.screenshot({ path: `${APP_OUTPUT}/editor.png` });
 
     // Someone else saves; my next save (If-Match on the revision I saw) is a conflict.
     const theirs = (title: string, markdown: string) =>
@@ -186,7 +164,7 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     await dialog.getByText('Their text.').waitFor();
     await dialog.getByText(/yours: “Writing guide”/).waitFor();
     takeRefusedSave(errors);
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     // "Reload" takes theirs.
     await dialog.getByRole('button', { name: 'Reload' }).click();
     await body.getByText('Their text.').waitFor();
@@ -273,7 +251,7 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     await page.getByRole('link', { name: 'Preview' }).click();
     await page.getByRole('heading', { level: 1, name: 'Their title' }).waitFor();
     await page.getByText('Their text. Mine.').waitFor();
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.getByRole('link', { name: 'Back to editing' }).click();
     await body.waitFor();
 
@@ -281,7 +259,7 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     await page.getByRole('button', { name: 'Submit for review' }).click();
     const submit = page.getByRole('dialog', { name: 'Submit for review' });
     await submit.getByRole('checkbox', { name: reviewer.user.display_name }).check();
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await submit.getByRole('button', { name: 'Request review' }).click();
     await submit.getByText('Review requested.').waitFor();
     const requested = await writer.client.get(`${world.base}/change-requests/${number}/requested-reviewers`);
@@ -292,7 +270,7 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     await page.setViewportSize({ width: 390, height: 844 });
     await body.waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.close();
   });
 });

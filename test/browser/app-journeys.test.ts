@@ -5,22 +5,13 @@
  * Each screen is checked with axe and for console errors and Content-Security-Policy violations.
  * Screenshots go to test-output/app/ (not committed) for the docs.
  */
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
+import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
+import { harnessAtFreePort, listenAndLaunch, APP_OUTPUT as OUTPUT, signIn, watchPage } from '../helpers/app-browser.js';
+import { browserMissing } from '../helpers/browser.js';
 import { batch, newChangeRequest } from '../helpers/change-requests.js';
-import { freePort } from '../helpers/ports.js';
-import { givePassword, PASSWORD } from '../helpers/sessions.js';
-
-const OUTPUT = 'test-output/app';
+import { givePassword } from '../helpers/sessions.js';
 
 describe.skipIf(browserMissing)('the web app in a browser', () => {
   let h: Harness;
@@ -30,9 +21,8 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
   let reviewer: TestUser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({ publicUrl: base });
+    let port: number;
+    ({ h, port, base } = await harnessAtFreePort());
     world = await h.space('Handbook');
     // Live content: a page, merged from a first change request.
     const first = await newChangeRequest(world, 'Start');
@@ -48,34 +38,16 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
     expect(merged.status, JSON.stringify(merged.body)).toBe(200);
     reviewer = await h.member(world.orgId, 'review');
     await givePassword(h.db, reviewer.user.id);
-    await h.app.listen({ port, host: '127.0.0.1' });
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
-    mkdirSync(OUTPUT, { recursive: true });
+    browser = await listenAndLaunch(h, port, OUTPUT);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await h?.close();
   });
 
-  async function quietAndAccessible(page: Page, errors: string[], csp: string[]) {
-    const violations = await checkAccessibility(page);
-    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-    expect(errors).toEqual([]);
-    expect(csp).toEqual([]);
-  }
-
-  async function signIn(page: Page, email: string) {
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
   it('signs in, reads a space, reviews, comments, approves and merges a change request, then signs out', async () => {
     const page = await browser.newPage();
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
+    const { quietAndAccessible } = await watchPage(page);
 
     // A writer's change request, opened by its urls.app link (a deep link, before sign-in).
     const cr = await newChangeRequest(world, 'Explain configuration');
@@ -98,7 +70,7 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
 
     await page.goto(`${base}${crUrl.pathname}`);
     await page.getByRole('button', { name: 'Sign in' }).waitFor();
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.screenshot({ path: `${OUTPUT}/sign-in.png` });
     await signIn(page, reviewer.user.email);
 
@@ -106,7 +78,7 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
     await page.getByRole('heading', { level: 1, name: 'Explain configuration' }).waitFor();
     await page.getByText('Configuration lives in').waitFor();
     expect(await page.locator('.diff-added, .diff-changed').count()).toBeGreaterThan(0);
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.screenshot({ path: `${OUTPUT}/change-request.png`, fullPage: true });
 
     // Comment, then approve.
@@ -125,7 +97,7 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
     await page.goto(`${base}${new URL(space.body.urls.app).pathname}`);
     await page.getByRole('navigation', { name: /./ }).first().waitFor();
     await page.getByText('Configuration lives in').waitFor();
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.screenshot({ path: `${OUTPUT}/space.png`, fullPage: true });
 
     // Sign out: the session ends on the server, and the sign-in form is back.
@@ -139,13 +111,12 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
 
   it('is usable at a phone width, with the organization navigation as a landmark', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
+    const { quietAndAccessible } = await watchPage(page);
     await page.goto(`${base}/o/${world.orgId}`);
     await signIn(page, reviewer.user.email);
     await page.getByRole('link', { name: 'Handbook' }).first().waitFor();
     expect(await page.getByRole('navigation').count()).toBeGreaterThan(0);
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1);
     expect(overflow).toBe(false);
     await page.screenshot({ path: `${OUTPUT}/phone.png`, fullPage: true });

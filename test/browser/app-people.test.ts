@@ -8,23 +8,15 @@
  * then deletes the team. Each screen is checked with axe and for console errors and Content-Security-Policy violations;
  * the members screen also at a phone's width in dark mode. Screenshots go to test-output/app/.
  */
-import { mkdirSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
-import { freePort } from '../helpers/ports.js';
-import { givePassword, PASSWORD } from '../helpers/sessions.js';
+import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
+import { harnessAtFreePort, listenAndLaunch, APP_OUTPUT as OUTPUT, signIn, watchPage } from '../helpers/app-browser.js';
+import { browserMissing } from '../helpers/browser.js';
+import { givePassword } from '../helpers/sessions.js';
 
-const OUTPUT = 'test-output/app';
 const NEWCOMER = 'newcomer@example.test';
 const NEW_PASSWORD = 'a brand new passphrase';
 
@@ -62,23 +54,17 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     });
     await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve));
     const smtpPort = (smtp.server.address() as AddressInfo).port;
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({
-      publicUrl: base,
+    let port: number;
+    ({ h, port, base } = await harnessAtFreePort({
       smtp: { url: `smtp://127.0.0.1:${smtpPort}`, from: 'Bindery <docs@bindery.test>' },
-    });
+    }));
     world = await h.space('Handbook');
     await givePassword(h.db, world.admin.user.id);
     leaving = await h.member(world.orgId, 'read');
     const collection = await world.admin.client.post(`/v1/orgs/${world.orgId}/collections`, { title: 'Guides' });
     expect(collection.status, JSON.stringify(collection.body)).toBe(201);
     collectionId = collection.body.id;
-    await h.app.listen({ port, host: '127.0.0.1' });
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
-    mkdirSync(OUTPUT, { recursive: true });
+    browser = await listenAndLaunch(h, port, OUTPUT);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -98,20 +84,6 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     throw new Error(`no mail to ${to} with ${pattern} (mails: ${mails.map((m) => m.to).join(', ')})`);
   }
 
-  async function quietAndAccessible(page: Page, errors: string[], csp: string[]) {
-    const violations = await checkAccessibility(page);
-    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-    expect(errors).toEqual([]);
-    expect(csp).toEqual([]);
-  }
-
-  /** Signs in through the app's own form. */
-  async function signIn(page: Page, email: string, password = PASSWORD) {
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(password);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-  }
-
   async function signOut(page: Page) {
     await page.getByRole('button', { name: /Account/ }).click();
     await page.getByRole('menuitem', { name: 'Sign out' }).click();
@@ -128,8 +100,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
 
   it('invites a newcomer by e-mail, who joins; the admin changes their role, removes someone, makes a team and shares a space with it', async () => {
     const page = await browser.newPage();
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
+    const { errors, quietAndAccessible } = await watchPage(page);
     const members = `${base}/o/${world.orgId}/members`;
 
     // The admin signs in and opens the members screen from the organization's navigation.
@@ -162,7 +133,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     expect(links.body.items.map((l: { role: string; urls: { app: string } }) => [l.role, l.urls.app])).toEqual([
       ['comment', link],
     ]);
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.screenshot({ path: `${OUTPUT}/members.png`, fullPage: true });
     await signOut(page);
 
@@ -179,9 +150,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await page.getByRole('button', { name: 'Set password' }).click();
     await page.getByRole('heading', { name: 'Password set' }).waitFor();
     await page.goto(invitation);
-    await page.getByLabel('Email').fill(NEWCOMER);
-    await page.getByLabel('Password').fill(NEW_PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, NEWCOMER, NEW_PASSWORD);
     await page.waitForURL(`${base}/o/${world.orgId}`);
     await page.getByRole('link', { name: 'Handbook' }).first().waitFor();
     // The invite link's Join form posts from the browser too (already a member: nothing changes).
@@ -189,7 +158,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await page.getByRole('button', { name: 'Join' }).click();
     await page.waitForURL(`${base}/o/${world.orgId}`);
     await page.getByRole('link', { name: 'Handbook' }).first().waitFor();
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
 
     // Not an admin: the members screen lists people without the controls.
     await page.getByRole('navigation').getByRole('link', { name: 'Members' }).click();
@@ -197,7 +166,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     expect(await page.getByRole('heading', { name: 'Invite people' }).count()).toBe(0);
     expect(await page.getByRole('combobox').count()).toBe(0);
     expect(await page.getByText('Editor').count()).toBeGreaterThan(0);
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await signOut(page);
 
     // The admin again: the newcomer becomes a reviewer; another member is removed, after confirming.
@@ -229,7 +198,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await page.getByRole('button', { name: `Remove ${leaving.user.display_name}` }).click();
     const confirm = page.getByRole('alertdialog', { name: `Remove ${leaving.user.display_name}?` });
     await confirm.waitFor();
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await confirm.getByRole('button', { name: 'Remove' }).click();
     await confirm.waitFor({ state: 'detached' });
     expect((await api(`/v1/orgs/${world.orgId}/members/${leaving.user.id}`)).status).toBe(404);
@@ -239,7 +208,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await page.emulateMedia({ colorScheme: 'dark' });
     await page.getByRole('combobox', { name: `Role of ${name}` }).waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth > window.innerWidth + 1)).toBe(false);
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.screenshot({ path: `${OUTPUT}/members-phone-dark.png`, fullPage: true });
     await page.setViewportSize({ width: 1280, height: 800 });
     await page.emulateMedia({ colorScheme: 'light' });
@@ -259,7 +228,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await choose(page, 'Person to add', name);
     await teamDialog.getByRole('button', { name: 'Add to team' }).click();
     await teamDialog.getByRole('button', { name: `Remove ${name} from Writers` }).waitFor();
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.screenshot({ path: `${OUTPUT}/team-members.png` });
     await teamDialog.getByRole('button', { name: 'Close' }).click();
     await page.getByText('1 member · 0 spaces').waitFor();
@@ -280,7 +249,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await choose(page, 'Role', 'Editor');
     await share.getByRole('button', { name: 'Give access' }).click();
     await share.getByRole('combobox', { name: 'Role of Team: Writers' }).waitFor();
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     await page.screenshot({ path: `${OUTPUT}/share-space.png` });
     const granted = await api(`${world.base}/permissions/teams`);
     expect(
@@ -297,7 +266,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await choose(page, 'Person or team', `${name} (${NEWCOMER})`);
     await shareCollection.getByRole('button', { name: 'Give access' }).click();
     await shareCollection.getByRole('button', { name: `Remove access for ${name}` }).waitFor();
-    await quietAndAccessible(page, errors, csp);
+    await quietAndAccessible();
     const readers = await api(`/v1/collections/${collectionId}/permissions/users`);
     expect(
       readers.body.items.map((g: { permission: string; user: { id: string } }) => [g.user.id, g.permission]),

@@ -6,24 +6,15 @@
  * audit log. Each screen is checked with axe and for console errors and Content-Security-Policy
  * violations, at 390px wide in dark mode too. Screenshots go to test-output/app/.
  */
-import { mkdirSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SpaceWorld } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
+import type { Harness, SpaceWorld } from '../helpers/app.js';
+import { harnessAtFreePort, listenAndLaunch, APP_OUTPUT as OUTPUT, signIn, watchPage } from '../helpers/app-browser.js';
+import { browserMissing } from '../helpers/browser.js';
 import { batch, newChangeRequest } from '../helpers/change-requests.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
-import { freePort } from '../helpers/ports.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
-import { givePassword, PASSWORD } from '../helpers/sessions.js';
-
-const OUTPUT = 'test-output/app';
+import { givePassword } from '../helpers/sessions.js';
 
 /** Merges one change request of `changes` into the space's live content. */
 async function merge(world: SpaceWorld, subject: string, changes: unknown[]) {
@@ -47,15 +38,13 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     // A database of its own: the job worker that delivers webhooks must not take other files' jobs.
     database = await freshDatabase('app-sites');
     receiver = await startReceiver();
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({
-      publicUrl: base,
+    let port: number;
+    ({ h, port, base } = await harnessAtFreePort({
       ownDatabase: database.url,
       fetchAllowPrivate: true,
       jobConcurrency: 1,
       jobPollMs: 100,
-    });
+    }));
     world = await h.space('Handbook');
     await merge(world, 'Start', [
       { operation: 'insert_page', title: 'Getting started', document: { markdown: '# Install\n\nRun the installer.' } },
@@ -63,12 +52,8 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     const reference = await world.admin.client.post(`/v1/orgs/${world.orgId}/spaces`, { title: 'Reference' });
     expect(reference.status).toBe(201);
     await givePassword(h.db, world.admin.user.id);
-    await h.app.listen({ port, host: '127.0.0.1' });
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
+    browser = await listenAndLaunch(h, port, OUTPUT);
     context = await browser.newContext({ permissions: ['clipboard-read', 'clipboard-write'] });
-    mkdirSync(OUTPUT, { recursive: true });
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -79,13 +64,10 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
 
   it('creates and publishes a site, manages it, delivers a webhook and filters the audit log', async () => {
     const page = await context.newPage();
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
+    const watched = await watchPage(page);
+    const { errors, csp } = watched;
     async function quietAndAccessible(screenshot: string) {
-      const violations = await checkAccessibility(page);
-      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-      expect(errors).toEqual([]);
-      expect(csp).toEqual([]);
+      await watched.quietAndAccessible();
       await page.screenshot({ path: `${OUTPUT}/${screenshot}.png`, fullPage: true });
     }
     const nav = page.getByRole('navigation', { name: /^Org / });
@@ -100,9 +82,7 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
 
     // Sign in at the organization, then reach its sites from its navigation landmark.
     await page.goto(`${base}/o/${world.orgId}`);
-    await page.getByLabel('Email').fill(world.admin.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, world.admin.user.email);
     await nav.getByRole('link', { name: 'Sites' }).click();
     await page.getByRole('heading', { level: 1, name: 'Sites' }).waitFor();
     await page.getByText('No sites yet.').waitFor();

@@ -4,18 +4,11 @@
  * (with and without JavaScript), no console errors, no Content-Security-Policy violation (the site's
  * policy lets its own scripts and styles run) and no serious accessibility violations. Screenshots go to test-output/ (not committed).
  */
-import { mkdirSync } from 'node:fs';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
-import { freePort } from '../helpers/ports.js';
+import type { Harness } from '../helpers/app.js';
+import { expectAccessible, harnessAtFreePort, listenAndLaunch, watchPage } from '../helpers/app-browser.js';
+import { browserMissing, collectConsoleErrors } from '../helpers/browser.js';
 import { edit, type PublishedWorld, publishedWorld } from '../helpers/published.js';
 
 const OUTPUT = 'test-output';
@@ -27,35 +20,24 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
   let port: number;
 
   beforeAll(async () => {
-    port = await freePort();
-    h = await createHarness({ publicUrl: `http://127.0.0.1:${port}` });
+    ({ h, port } = await harnessAtFreePort());
     w = await publishedWorld(h, 'public');
     // The toggle is the default; set it explicitly so the test does not depend on that default.
     const put = await w.admin.client.put(`${w.api}/customization`, { themes: { default: 'light', toggeable: true } });
     expect(put.status, JSON.stringify(put.body)).toBe(200);
-    await h.app.listen({ port, host: '127.0.0.1' });
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
-    mkdirSync(OUTPUT, { recursive: true });
+    browser = await listenAndLaunch(h, port, OUTPUT);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await h?.close();
   });
 
-  async function expectNoSeriousViolations(page: Page) {
-    const violations = await checkAccessibility(page);
-    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-  }
-
   it('reads a page, follows the sidebar, searches, toggles the theme', async () => {
     expect(w.siteUrl).toBe(`http://127.0.0.1:${port}${w.base}`);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(60_000);
-    const errors = collectConsoleErrors(page);
     // The site's Content-Security-Policy lets every script and style of the site run.
-    const cspViolations = await collectCspViolations(page);
+    const { errors, csp: cspViolations } = await watchPage(page);
     // Console errors of failed loads do not name the resource; these do.
     const failed: string[] = [];
     page.on('response', (r) => {
@@ -75,7 +57,7 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     );
     expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
     await page.screenshot({ path: `${OUTPUT}/published-light.png`, fullPage: true });
-    await expectNoSeriousViolations(page);
+    await expectAccessible(page);
 
     // A page nested two levels down (group → Deployment → Docker), reached as a reader does: opening
     // Deployment opens its branch in the sidebar.
@@ -112,7 +94,7 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     await page.goto(w.siteUrl);
     expect(await page.locator('html').getAttribute('data-theme')).toBe('dark');
     await page.screenshot({ path: `${OUTPUT}/published-dark.png`, fullPage: true });
-    await expectNoSeriousViolations(page);
+    await expectAccessible(page);
     await page.locator('button.theme-toggle').click();
     expect(await page.locator('html').getAttribute('data-theme')).toBe('light');
 
@@ -136,9 +118,8 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     ]);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(60_000);
-    const errors = collectConsoleErrors(page);
     // The site's Content-Security-Policy lets every script and style of the site run.
-    const cspViolations = await collectCspViolations(page);
+    const { quietAndAccessible } = await watchPage(page);
     await page.goto(`${w.siteUrl}/packages`);
     const npm = page.getByRole('tab', { name: 'npm' });
     const yarn = page.getByRole('tab', { name: 'Yarn' });
@@ -152,9 +133,7 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     await yarn.press('ArrowRight');
     expect(await npm.getAttribute('aria-selected')).toBe('true');
     await expect(page.evaluate(() => document.activeElement?.textContent)).resolves.toBe('npm');
-    await expectNoSeriousViolations(page);
-    expect(cspViolations).toEqual([]);
-    expect(errors).toEqual([]);
+    await quietAndAccessible();
     await page.close();
   }, 300_000);
 
@@ -162,9 +141,8 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
     const page = await context.newPage();
     page.setDefaultTimeout(60_000);
-    const errors = collectConsoleErrors(page);
     // The site's Content-Security-Policy lets every script and style of the site run.
-    const cspViolations = await collectCspViolations(page);
+    const { quietAndAccessible } = await watchPage(page);
     await page.goto(w.siteUrl);
     await expect(page.locator('h1.page-title').textContent()).resolves.toBe('🚀 Getting started');
     const widths = await page.evaluate(() => ({
@@ -184,9 +162,7 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
       await page.waitForURL(/\/installation$/);
       await expect(page.locator('h1.page-title').textContent()).resolves.toBe('Installation');
     }
-    await expectNoSeriousViolations(page);
-    expect(cspViolations).toEqual([]);
-    expect(errors).toEqual([]);
+    await quietAndAccessible();
     await context.close();
   }, 300_000);
 
@@ -198,9 +174,8 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     expect(put.status, JSON.stringify(put.body)).toBe(200);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     page.setDefaultTimeout(60_000);
-    const errors = collectConsoleErrors(page);
     // The site's Content-Security-Policy lets every script and style of the site run.
-    const cspViolations = await collectCspViolations(page);
+    const { quietAndAccessible } = await watchPage(page);
     await page.goto(`${w.siteUrl}/installation`);
     const form = page.getByRole('form', { name: 'Was this page helpful?' });
     await form.getByRole('button', { name: 'Yes' }).click();
@@ -209,14 +184,12 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     expect(await thanks.isVisible()).toBe(true);
     const comment = page.getByLabel('Your comment (optional)');
     expect(await comment.evaluate((el) => el === document.activeElement)).toBe(true);
-    await expectNoSeriousViolations(page);
+    await expectAccessible(page);
     await comment.fill('Clear and short.');
     await page.getByRole('button', { name: 'Send comment' }).click();
     await page.waitForFunction(() => document.getElementById('feedback-thanks')?.textContent?.includes('comment'));
     expect(await page.locator('form.feedback').count()).toBe(0);
-    await expectNoSeriousViolations(page);
-    expect(cspViolations).toEqual([]);
-    expect(errors).toEqual([]);
+    await quietAndAccessible();
     await page.close();
 
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 1280, height: 900 } });
@@ -234,7 +207,7 @@ describe.skipIf(browserMissing)('a published site in a browser', () => {
     const landed = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await landed.goto(`${w.siteUrl}/installation#feedback-thanks`);
     expect(await landed.locator('#feedback-thanks').isVisible()).toBe(true);
-    await expectNoSeriousViolations(landed);
+    await expectAccessible(landed);
     await landed.close();
 
     const counts = await w.admin.client.post(`${w.api}/insights/events/aggregate`, {
