@@ -1,5 +1,6 @@
 /** A space's pages as a tree of links (groups as headings of their pages), the open one marked. */
 import { Link } from '@tanstack/react-router';
+import type { ReactNode } from 'react';
 import type { RevisionPage } from '../../api/types';
 
 export function PageTree({
@@ -15,19 +16,31 @@ export function PageTree({
 }) {
   return (
     <nav className="page-tree" aria-label={`Pages of ${title}`}>
-      <PageList spaceId={spaceId} pages={pages} currentPageId={currentPageId} />
+      <PageList
+        pages={pages}
+        currentPageId={currentPageId}
+        pageLink={(page, current, label) => (
+          <Link to="/s/$spaceId/~/page/$pageId" params={{ spaceId, pageId: page.id }} aria-current={current}>
+            {label}
+          </Link>
+        )}
+      />
     </nav>
   );
 }
 
-function PageList({
-  spaceId,
+/**
+ * The tree itself: groups as headings, link pages as plain links, documents through `pageLink`
+ * (the live space and a change request's preview link them to different addresses).
+ */
+export function PageList({
   pages,
   currentPageId,
+  pageLink,
 }: {
-  spaceId: string;
   pages: RevisionPage[];
   currentPageId?: string;
+  pageLink: (page: RevisionPage, current: 'page' | undefined, label: ReactNode) => ReactNode;
 }) {
   if (pages.length === 0) return null;
   return (
@@ -39,16 +52,16 @@ function PageList({
           ) : page.type === 'link' ? (
             <a href={page.href}>{page.title}</a>
           ) : (
-            <Link
-              to="/s/$spaceId/~/page/$pageId"
-              params={{ spaceId, pageId: page.id }}
-              aria-current={page.id === currentPageId ? 'page' : undefined}
-            >
-              {page.emoji ? <span aria-hidden="true">{page.emoji} </span> : null}
-              {page.title}
-            </Link>
+            pageLink(
+              page,
+              page.id === currentPageId ? 'page' : undefined,
+              <>
+                {page.emoji ? <span aria-hidden="true">{page.emoji} </span> : null}
+                {page.title}
+              </>,
+            )
           )}
-          <PageList spaceId={spaceId} pages={page.pages ?? []} currentPageId={currentPageId} />
+          <PageList pages={page.pages ?? []} currentPageId={currentPageId} pageLink={pageLink} />
         </li>
       ))}
     </ul>

@@ -2,17 +2,16 @@
  * A space: the organization's navigation, the space's page tree and the open page, drawn with
  * every block. Answers `/s/{space}`, `/s/{space}/~/page/{pageId}` and `/s/{space}/{page path}`.
  */
-import { useQuery, useQueryClient, useSuspenseQueries } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQueries } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
 import { Suspense } from 'react';
-import type { RevisionPage } from '../../api/types';
 import { CommentedDocument } from '../comments/CommentedDocument';
-import type { RevisionFile } from '../document/Document';
 import { EditButton } from '../editor/EditButton';
 import { Loading } from '../layout/Loading';
 import { OrganizationNav } from '../organizations/OrganizationNav';
 import { SearchBox } from '../search/SearchBox';
 import { ShareButton } from '../sharing/ShareDialog';
+import { filesById, PageArticle } from './PageArticle';
 import { PageTree } from './PageTree';
 import { findPage, firstDocument } from './pages';
 import { pageQuery, spaceContentQuery, spaceQuery } from './queries';
@@ -31,7 +30,7 @@ export function SpaceScreen() {
   // useQuery would start only then): a 200-page tree takes a while to draw. Fresh data is not refetched.
   const client = useQueryClient();
   if (page) void client.prefetchQuery(pageQuery(space.id, page.id));
-  const files = new Map(((revision as { files?: RevisionFile[] }).files ?? []).map((file) => [file.id, file] as const));
+  const files = filesById(revision);
   return (
     <div className="layout">
       <Suspense fallback={<Loading label="Loading the organization" />}>
@@ -61,12 +60,20 @@ export function SpaceScreen() {
         </div>
         <SearchBox spaceId={space.id} label={`Search in ${space.title}`} />
         {page ? (
-          <PageContent
+          <PageArticle
             spaceId={space.id}
-            organizationId={space.organization}
-            canComment={space.permissions.comment === true}
             page={page}
             files={files}
+            query={pageQuery(space.id, page.id)}
+            renderDocument={(document) => (
+              <CommentedDocument
+                document={document}
+                documentContext={{ spaceId: space.id, files }}
+                pageId={page.id}
+                organizationId={space.organization}
+                canComment={space.permissions.comment === true}
+              />
+            )}
           />
         ) : (
           <>
@@ -76,46 +83,5 @@ export function SpaceScreen() {
         )}
       </main>
     </div>
-  );
-}
-
-function PageContent({
-  spaceId,
-  organizationId,
-  canComment,
-  page,
-  files,
-}: {
-  spaceId: string;
-  organizationId: string;
-  canComment: boolean;
-  page: RevisionPage;
-  files: ReadonlyMap<string, RevisionFile>;
-}) {
-  // The tree's title shows at once; the body follows when it arrives.
-  const { data, error, isPending } = useQuery(pageQuery(spaceId, page.id));
-  return (
-    <article>
-      <h1>
-        {page.emoji ? <span aria-hidden="true">{page.emoji} </span> : null}
-        {data?.title ?? page.title}
-      </h1>
-      {data?.description ? <p className="description">{data.description}</p> : null}
-      {error ? (
-        <p role="alert" className="error">
-          {error.message}
-        </p>
-      ) : isPending ? (
-        <Loading label="Loading the page" />
-      ) : data?.document ? (
-        <CommentedDocument
-          document={data.document}
-          documentContext={{ spaceId, files }}
-          pageId={page.id}
-          organizationId={organizationId}
-          canComment={canComment}
-        />
-      ) : null}
-    </article>
   );
 }
