@@ -7,6 +7,7 @@ import { useParams } from '@tanstack/react-router';
 import { type FormEvent, useId, useState } from 'react';
 import { usePager } from '../../api/pager';
 import { Choice } from '../controls/Choice';
+import { PagerNav } from '../controls/PagerNav';
 import { ApiErrorText } from '../layout/ApiErrorText';
 import { Loading } from '../layout/Loading';
 import { OrgLayout } from '../organizations/OrgLayout';
@@ -63,19 +64,7 @@ export function AuditScreen() {
               ))}
             </tbody>
           </table>
-          <nav aria-label="Audit log pages" className="actions pager">
-            <button type="button" onClick={pager.previous} disabled={pager.number === 1}>
-              Previous page
-            </button>
-            <span>Page {pager.number}</span>
-            <button
-              type="button"
-              onClick={() => events.data.next && pager.next(events.data.next.page)}
-              disabled={!events.data.next}
-            >
-              Next page
-            </button>
-          </nav>
+          <PagerNav label="Audit log pages" pager={pager} next={events.data.next?.page} />
         </>
       )}
     </OrgLayout>

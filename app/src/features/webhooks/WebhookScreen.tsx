@@ -7,6 +7,7 @@ import { Link, useParams } from '@tanstack/react-router';
 import { useId, useState } from 'react';
 import { usePager } from '../../api/pager';
 import { Choice } from '../controls/Choice';
+import { PagerNav } from '../controls/PagerNav';
 import { ApiErrorText } from '../layout/ApiErrorText';
 import { Loading } from '../layout/Loading';
 import { OrgLayout } from '../organizations/OrgLayout';
@@ -91,19 +92,7 @@ export function WebhookScreen() {
               ))}
             </tbody>
           </table>
-          <nav aria-label="Delivery pages" className="actions pager">
-            <button type="button" onClick={pager.previous} disabled={pager.number === 1}>
-              Previous page
-            </button>
-            <span>Page {pager.number}</span>
-            <button
-              type="button"
-              onClick={() => deliveries.data.next && pager.next(deliveries.data.next.page)}
-              disabled={!deliveries.data.next}
-            >
-              Next page
-            </button>
-          </nav>
+          <PagerNav label="Delivery pages" pager={pager} next={deliveries.data.next?.page} />
         </>
       )}
     </OrgLayout>
