@@ -1,13 +1,16 @@
 /**
  * Asks before something that cannot be undone (Radix AlertDialog: focus kept inside, Escape and
- * "Cancel" leave it unchanged). The trigger is the button that starts it; `onConfirm` runs the change
- * and the dialog closes when it succeeds, staying open with the API's message when it is refused.
+ * "Cancel" leave it unchanged). The trigger is the button that starts it (or, without one, the
+ * caller opens it: `open`, `onOpenChange`); `onConfirm` runs the change and the dialog closes when it
+ * succeeds, staying open with the API's message when it is refused.
  */
 import { AlertDialog } from 'radix-ui';
-import { type ReactNode, useState } from 'react';
+import { type ReactNode, useId, useState } from 'react';
 
 export function ConfirmDialog({
   trigger,
+  open: openAsked,
+  onOpenChange,
   title,
   description,
   confirmLabel,
@@ -15,7 +18,9 @@ export function ConfirmDialog({
   pending,
   error,
 }: {
-  trigger: ReactNode;
+  trigger?: ReactNode;
+  open?: boolean;
+  onOpenChange?: (open: boolean) => void;
   title: string;
   description: ReactNode;
   confirmLabel: string;
@@ -23,17 +28,23 @@ export function ConfirmDialog({
   pending?: boolean;
   error?: string;
 }) {
-  const [open, setOpen] = useState(false);
+  const [openHere, setOpenHere] = useState(false);
+  const open = openAsked ?? openHere;
+  const setOpen = (next: boolean) => {
+    setOpenHere(next);
+    onOpenChange?.(next);
+  };
+  const errorId = useId();
   return (
     <AlertDialog.Root open={open} onOpenChange={setOpen}>
-      <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger>
+      {trigger ? <AlertDialog.Trigger asChild>{trigger}</AlertDialog.Trigger> : null}
       <AlertDialog.Portal>
         <AlertDialog.Overlay className="dialog-overlay" />
         <AlertDialog.Content className="dialog">
           <AlertDialog.Title className="dialog-title">{title}</AlertDialog.Title>
           <AlertDialog.Description>{description}</AlertDialog.Description>
           {error ? (
-            <p role="alert" className="error">
+            <p id={errorId} role="alert" className="error">
               {error}
             </p>
           ) : null}
@@ -41,10 +52,12 @@ export function ConfirmDialog({
             <AlertDialog.Cancel asChild>
               <button type="button">Cancel</button>
             </AlertDialog.Cancel>
+            {/* Not AlertDialog.Action: that closes at once, and the dialog stays open on an error. */}
             <button
               type="button"
               className="danger"
               disabled={pending}
+              aria-describedby={error ? errorId : undefined}
               onClick={() => {
                 onConfirm().then(
                   () => setOpen(false),

@@ -1,9 +1,9 @@
 /**
- * A button for something that cannot be undone (remove, revoke, delete): it asks first, in a Radix
- * AlertDialog (focus moves to it, Escape or "Cancel" leaves without doing anything).
+ * A button for something that cannot be undone (remove, revoke, delete): it asks first, in the app's
+ * ConfirmDialog. The dialog closes as the change starts; the caller shows a refusal beside the list.
  */
-import { AlertDialog } from 'radix-ui';
 import type { ReactNode } from 'react';
+import { ConfirmDialog } from '../controls/ConfirmDialog';
 
 export function ConfirmButton({
   children,
@@ -26,29 +26,16 @@ export function ConfirmButton({
   disabled?: boolean;
 }) {
   return (
-    <AlertDialog.Root>
-      <AlertDialog.Trigger asChild>
+    <ConfirmDialog
+      trigger={
         <button type="button" aria-label={label} disabled={disabled}>
           {children}
         </button>
-      </AlertDialog.Trigger>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog">
-          <AlertDialog.Title>{title}</AlertDialog.Title>
-          <AlertDialog.Description>{description}</AlertDialog.Description>
-          <div className="actions">
-            <AlertDialog.Action asChild>
-              <button type="button" className="danger" onClick={onConfirm}>
-                {confirm}
-              </button>
-            </AlertDialog.Action>
-            <AlertDialog.Cancel asChild>
-              <button type="button">Cancel</button>
-            </AlertDialog.Cancel>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+      }
+      title={title}
+      description={description}
+      confirmLabel={confirm}
+      onConfirm={async () => onConfirm()}
+    />
   );
 }
