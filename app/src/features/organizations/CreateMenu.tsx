@@ -5,6 +5,11 @@ import { useState } from 'react';
 import { type DialogAction, TitleDialog } from './ItemDialogs';
 import { type TreeItemKind, useCreateItem } from './mutations';
 
+const WORDS: Record<TreeItemKind, { heading: string; label: string; submitLabel: string }> = {
+  space: { heading: 'New space', label: 'Space title', submitLabel: 'Create space' },
+  collection: { heading: 'New collection', label: 'Collection title', submitLabel: 'Create collection' },
+};
+
 /** `parent`: create inside this collection (named by `label`, the trigger's accessible name). */
 export function CreateMenu({
   organizationId,
@@ -19,7 +24,6 @@ export function CreateMenu({
   const space = useCreateItem(organizationId, 'space');
   const collection = useCreateItem(organizationId, 'collection');
   const navigate = useNavigate();
-  const dialog = (kind: TreeItemKind) => (next: boolean) => setOpen(next ? kind : null);
   const show = (kind: TreeItemKind) => {
     space.reset();
     collection.reset();
@@ -42,28 +46,18 @@ export function CreateMenu({
           </DropdownMenu.Content>
         </DropdownMenu.Portal>
       </DropdownMenu.Root>
-      {open === 'space' ? (
+      {open ? (
         <TitleDialog
+          key={open}
           open
-          onOpenChange={dialog('space')}
-          heading="New space"
-          label="Space title"
-          submitLabel="Create space"
-          mutation={withParent(space, parent)}
+          onOpenChange={(next) => setOpen(next ? open : null)}
+          {...WORDS[open]}
+          mutation={withParent(open === 'space' ? space : collection, parent)}
           onDone={(created) => {
+            // A new space opens; a new collection shows in the tree.
             const id = (created as { id?: string } | undefined)?.id;
-            if (id) navigate({ to: '/s/$spaceId', params: { spaceId: id } });
+            if (open === 'space' && id) navigate({ to: '/s/$spaceId', params: { spaceId: id } });
           }}
-        />
-      ) : null}
-      {open === 'collection' ? (
-        <TitleDialog
-          open
-          onOpenChange={dialog('collection')}
-          heading="New collection"
-          label="Collection title"
-          submitLabel="Create collection"
-          mutation={withParent(collection, parent)}
         />
       ) : null}
     </>

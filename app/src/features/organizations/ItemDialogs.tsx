@@ -1,10 +1,11 @@
 /**
- * The dialogs that change the organization's tree (Radix Dialog / AlertDialog: focus kept inside,
- * Escape closes, the title names the dialog). Each shows the API's error next to its control and
- * closes only once the API has agreed. The caller mounts a dialog as it opens (its fields start fresh).
+ * The dialogs that change the organization's tree (the app's Modal and ConfirmDialog: focus kept
+ * inside, Escape closes, the title names the dialog). Each shows the API's error next to its control
+ * and closes only once the API has agreed. The caller mounts a dialog as it opens (its fields start fresh).
  */
-import { AlertDialog, Dialog } from 'radix-ui';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
+import { ConfirmDialog } from '../controls/ConfirmDialog';
+import { CloseButton, Modal } from '../controls/Modal';
 import type { MoveTarget } from './tree';
 
 /** What a dialog needs of a mutation (a TanStack mutation is one). */
@@ -35,52 +36,29 @@ export function TitleDialog({
   onDone?: (result: unknown) => void;
 }) {
   const [title, setTitle] = useState(initial);
-  const fieldId = useId();
-  const errorId = useId();
-  function submit(event: FormEvent) {
-    event.preventDefault();
-    if (!title.trim()) return;
-    mutation.mutate(title.trim(), {
-      onSuccess: (result) => {
-        onOpenChange(false);
-        onDone?.(result);
-      },
-    });
-  }
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined}>
-          <Dialog.Title className="dialog-title">{heading}</Dialog.Title>
-          <form onSubmit={submit}>
-            <label htmlFor={fieldId}>{label}</label>
-            <input
-              id={fieldId}
-              type="text"
-              required
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-              aria-invalid={mutation.error ? true : undefined}
-              aria-describedby={mutation.error ? errorId : undefined}
-            />
-            {mutation.error ? (
-              <p id={errorId} role="alert" className="error">
-                {mutation.error.message}
-              </p>
-            ) : null}
-            <div className="actions">
-              <button type="submit" disabled={mutation.isPending}>
-                {submitLabel}
-              </button>
-              <Dialog.Close asChild>
-                <button type="button">Cancel</button>
-              </Dialog.Close>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <FieldDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      heading={heading}
+      label={label}
+      submitLabel={submitLabel}
+      mutation={mutation}
+      send={(onSuccess) => {
+        if (title.trim()) mutation.mutate(title.trim(), { onSuccess });
+      }}
+      onDone={onDone}
+      field={(field) => (
+        <input
+          {...field}
+          type="text"
+          required
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+          aria-invalid={mutation.error ? true : undefined}
+        />
+      )}
+    />
   );
 }
 
@@ -100,49 +78,81 @@ export function MoveDialog({
   mutation: DialogAction<string | null>;
 }) {
   const [target, setTarget] = useState<string>(currentParent ?? '');
+  return (
+    <FieldDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      heading={`Move “${title}”`}
+      label="Move to"
+      submitLabel="Move"
+      mutation={mutation}
+      send={(onSuccess) => mutation.mutate(target || null, { onSuccess })}
+      field={(field) => (
+        <select {...field} value={target} onChange={(e) => setTarget(e.target.value)}>
+          {targets.map((t) => (
+            <option key={t.id ?? ''} value={t.id ?? ''}>
+              {`${'\u2003'.repeat(Math.max(0, t.depth - 1))}${t.label}`}
+            </option>
+          ))}
+        </select>
+      )}
+    />
+  );
+}
+
+/**
+ * A dialog of one labelled field: submitting calls `send`, and the dialog closes once the change
+ * succeeds; the API's refusal shows under the field, which it describes.
+ */
+function FieldDialog({
+  open,
+  onOpenChange,
+  heading,
+  label,
+  submitLabel,
+  mutation,
+  send,
+  onDone,
+  field,
+}: {
+  open: boolean;
+  onOpenChange: (open: boolean) => void;
+  heading: string;
+  label: string;
+  submitLabel: string;
+  mutation: Pick<DialogAction<unknown>, 'isPending' | 'error'>;
+  send: (onSuccess: (result: unknown) => void) => void;
+  onDone?: (result: unknown) => void;
+  /** The control, given its id and the description pointing at the error. */
+  field: (props: { id: string; 'aria-describedby': string | undefined }) => ReactNode;
+}) {
   const fieldId = useId();
   const errorId = useId();
   function submit(event: FormEvent) {
     event.preventDefault();
-    mutation.mutate(target || null, { onSuccess: () => onOpenChange(false) });
+    send((result) => {
+      onOpenChange(false);
+      onDone?.(result);
+    });
   }
   return (
-    <Dialog.Root open={open} onOpenChange={onOpenChange}>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog" aria-describedby={undefined}>
-          <Dialog.Title className="dialog-title">Move “{title}”</Dialog.Title>
-          <form onSubmit={submit}>
-            <label htmlFor={fieldId}>Move to</label>
-            <select
-              id={fieldId}
-              value={target}
-              onChange={(e) => setTarget(e.target.value)}
-              aria-describedby={mutation.error ? errorId : undefined}
-            >
-              {targets.map((t) => (
-                <option key={t.id ?? ''} value={t.id ?? ''}>
-                  {`${'\u2003'.repeat(Math.max(0, t.depth - 1))}${t.label}`}
-                </option>
-              ))}
-            </select>
-            {mutation.error ? (
-              <p id={errorId} role="alert" className="error">
-                {mutation.error.message}
-              </p>
-            ) : null}
-            <div className="actions">
-              <button type="submit" disabled={mutation.isPending}>
-                Move
-              </button>
-              <Dialog.Close asChild>
-                <button type="button">Cancel</button>
-              </Dialog.Close>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal open={open} onOpenChange={onOpenChange} title={heading}>
+      <form onSubmit={submit}>
+        <label htmlFor={fieldId}>{label}</label>
+        {field({ id: fieldId, 'aria-describedby': mutation.error ? errorId : undefined })}
+        {mutation.error ? (
+          <p id={errorId} role="alert" className="error">
+            {mutation.error.message}
+          </p>
+        ) : null}
+        <div className="actions">
+          <button type="submit" disabled={mutation.isPending}>
+            {submitLabel}
+          </button>
+          <CloseButton>Cancel</CloseButton>
+        </div>
+      </form>
+    </Modal>
   );
 }
 
@@ -152,56 +162,25 @@ export function DeleteDialog({
   title,
   kind,
   mutation,
-  onDone,
 }: {
   open: boolean;
   onOpenChange: (open: boolean) => void;
   title: string;
   kind: 'space' | 'collection';
   mutation: DialogAction<void>;
-  onDone?: () => void;
 }) {
-  const errorId = useId();
   return (
-    <AlertDialog.Root open={open} onOpenChange={onOpenChange}>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className="dialog-overlay" />
-        <AlertDialog.Content className="dialog">
-          <AlertDialog.Title className="dialog-title">Delete “{title}”?</AlertDialog.Title>
-          <AlertDialog.Description>
-            {kind === 'space'
-              ? 'The space and its content are deleted.'
-              : 'The collection is deleted, with what it holds.'}
-          </AlertDialog.Description>
-          {mutation.error ? (
-            <p id={errorId} role="alert" className="error">
-              {mutation.error.message}
-            </p>
-          ) : null}
-          <div className="actions">
-            <AlertDialog.Cancel asChild>
-              <button type="button">Cancel</button>
-            </AlertDialog.Cancel>
-            {/* Not AlertDialog.Action: that closes at once, and the dialog stays open on an error. */}
-            <button
-              type="button"
-              className="danger"
-              disabled={mutation.isPending}
-              aria-describedby={mutation.error ? errorId : undefined}
-              onClick={() =>
-                mutation.mutate(undefined, {
-                  onSuccess: () => {
-                    onOpenChange(false);
-                    onDone?.();
-                  },
-                })
-              }
-            >
-              Delete
-            </button>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <ConfirmDialog
+      open={open}
+      onOpenChange={onOpenChange}
+      title={`Delete “${title}”?`}
+      description={
+        kind === 'space' ? 'The space and its content are deleted.' : 'The collection is deleted, with what it holds.'
+      }
+      confirmLabel="Delete"
+      pending={mutation.isPending}
+      error={mutation.error?.message}
+      onConfirm={() => new Promise((resolve) => mutation.mutate(undefined, { onSuccess: resolve }))}
+    />
   );
 }

@@ -3,9 +3,9 @@
  * whoever administers it, giving access, changing a role and taking access away. Radix Dialog.
  */
 import { useQuery } from '@tanstack/react-query';
-import { Dialog } from 'radix-ui';
 import { useId, useState } from 'react';
 import { Choice } from '../controls/Choice';
+import { CloseButton, Modal } from '../controls/Modal';
 import { membersQuery } from '../members/queries';
 import { ROLE_LABELS, ROLES, roleLabel } from '../members/roles';
 import type { Role } from '../members/types';
@@ -18,31 +18,25 @@ const GRANT_OPTIONS = ROLES.map((value) => ({ value, label: ROLE_LABELS[value] }
 
 export function ShareButton({ target }: { target: ShareTarget }) {
   return (
-    <Dialog.Root>
-      <Dialog.Trigger asChild>
+    <Modal
+      trigger={
         <button type="button" aria-label={`Share ${target.title}`}>
           Share
         </button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">Share {target.title}</Dialog.Title>
-          <Dialog.Description>
-            {target.admin
-              ? `Give people and teams access to this ${target.kind}, or change what they can do.`
-              : `Who has access to this ${target.kind} besides the organization's roles.`}
-          </Dialog.Description>
-          {target.admin ? <ShareForm target={target} /> : null}
-          <Grants target={target} />
-          <div className="actions dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button">Close</button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title={`Share ${target.title}`}
+      description={
+        target.admin
+          ? `Give people and teams access to this ${target.kind}, or change what they can do.`
+          : `Who has access to this ${target.kind} besides the organization's roles.`
+      }
+    >
+      {target.admin ? <ShareForm target={target} /> : null}
+      <Grants target={target} />
+      <div className="actions dialog-actions">
+        <CloseButton>Close</CloseButton>
+      </div>
+    </Modal>
   );
 }
 

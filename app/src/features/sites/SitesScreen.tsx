@@ -1,8 +1,8 @@
 /** `/o/{organizationId}/sites`: the organization's sites, each a link to its screen, and "New site". */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from '@tanstack/react-router';
-import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
+import { Modal } from '../controls/Modal';
 import { ApiErrorText } from '../layout/ApiErrorText';
 import { OrgLayout } from '../organizations/OrgLayout';
 import { organizationQuery, organizationSpacesQuery } from '../organizations/queries';
@@ -43,21 +43,15 @@ export function SitesScreen() {
 function NewSiteDialog({ organizationId }: { organizationId: string }) {
   const [open, setOpen] = useState(false);
   return (
-    <Dialog.Root open={open} onOpenChange={setOpen}>
-      <Dialog.Trigger asChild>
-        <button type="button">New site</button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title>New site</Dialog.Title>
-          <Dialog.Description className="muted">
-            A site publishes spaces of the organization. You can add spaces and sections later.
-          </Dialog.Description>
-          <NewSiteForm organizationId={organizationId} onCancel={() => setOpen(false)} />
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal
+      open={open}
+      onOpenChange={setOpen}
+      trigger={<button type="button">New site</button>}
+      title="New site"
+      description="A site publishes spaces of the organization. You can add spaces and sections later."
+    >
+      <NewSiteForm organizationId={organizationId} onCancel={() => setOpen(false)} />
+    </Modal>
   );
 }
 

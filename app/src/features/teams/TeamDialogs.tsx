@@ -1,8 +1,8 @@
 /** A team's dialogs (Radix Dialog: focus kept inside, Escape closes): rename it, and its members. */
 import { useQuery } from '@tanstack/react-query';
-import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
 import { Choice } from '../controls/Choice';
+import { CloseButton, Modal } from '../controls/Modal';
 import { membersQuery } from '../members/queries';
 import { teamMembersQuery, useAddTeamMember, useRemoveTeamMember, useRenameTeam, useSetTeamRole } from './queries';
 import type { Team, TeamMember, TeamRole } from './types';
@@ -23,7 +23,7 @@ export function RenameTeam({ organizationId, team }: { organizationId: string; t
     rename.mutate(title.trim(), { onSuccess: () => setOpen(false) });
   }
   return (
-    <Dialog.Root
+    <Modal
       open={open}
       onOpenChange={(next) => {
         setOpen(next);
@@ -32,73 +32,60 @@ export function RenameTeam({ organizationId, team }: { organizationId: string; t
           rename.reset();
         }
       }}
-    >
-      <Dialog.Trigger asChild>
+      trigger={
         <button type="button" aria-label={`Rename team ${team.title}`}>
           Rename
         </button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">Rename {team.title}</Dialog.Title>
-          <Dialog.Description>The new name shows wherever the team is listed.</Dialog.Description>
-          <form onSubmit={submit} className="stacked-form">
-            <label htmlFor={titleId}>Team name</label>
-            <input
-              id={titleId}
-              type="text"
-              required
-              maxLength={64}
-              value={title}
-              onChange={(e) => setTitle(e.target.value)}
-            />
-            {rename.error ? (
-              <p role="alert" className="error">
-                {rename.error.message}
-              </p>
-            ) : null}
-            <div className="actions dialog-actions">
-              <Dialog.Close asChild>
-                <button type="button">Cancel</button>
-              </Dialog.Close>
-              <button type="submit" disabled={rename.isPending}>
-                Save name
-              </button>
-            </div>
-          </form>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title={`Rename ${team.title}`}
+      description="The new name shows wherever the team is listed."
+    >
+      <form onSubmit={submit} className="stacked-form">
+        <label htmlFor={titleId}>Team name</label>
+        <input
+          id={titleId}
+          type="text"
+          required
+          maxLength={64}
+          value={title}
+          onChange={(e) => setTitle(e.target.value)}
+        />
+        {rename.error ? (
+          <p role="alert" className="error">
+            {rename.error.message}
+          </p>
+        ) : null}
+        <div className="actions dialog-actions">
+          <CloseButton>Cancel</CloseButton>
+          <button type="submit" disabled={rename.isPending}>
+            Save name
+          </button>
+        </div>
+      </form>
+    </Modal>
   );
 }
 
 export function TeamMembersDialog({ organizationId, team }: { organizationId: string; team: Team }) {
   return (
-    <Dialog.Root>
-      <Dialog.Trigger asChild>
+    <Modal
+      trigger={
         <button type="button" aria-label={`Members of team ${team.title}`}>
           Members
         </button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title className="dialog-title">Members of {team.title}</Dialog.Title>
-          <Dialog.Description>
-            {team.permissions.admin
-              ? 'Add or remove members of the team.'
-              : 'Who is in the team. Its owners and the organization’s admins change it.'}
-          </Dialog.Description>
-          <TeamMembers organizationId={organizationId} team={team} />
-          <div className="actions dialog-actions">
-            <Dialog.Close asChild>
-              <button type="button">Close</button>
-            </Dialog.Close>
-          </div>
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+      }
+      title={`Members of ${team.title}`}
+      description={
+        team.permissions.admin
+          ? 'Add or remove members of the team.'
+          : 'Who is in the team. Its owners and the organization’s admins change it.'
+      }
+    >
+      <TeamMembers organizationId={organizationId} team={team} />
+      <div className="actions dialog-actions">
+        <CloseButton>Close</CloseButton>
+      </div>
+    </Modal>
   );
 }
 

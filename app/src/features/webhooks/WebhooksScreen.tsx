@@ -4,8 +4,8 @@
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { Link, useParams } from '@tanstack/react-router';
-import { Dialog } from 'radix-ui';
 import { type FormEvent, useId, useState } from 'react';
+import { CloseButton, Modal } from '../controls/Modal';
 import { ApiErrorText } from '../layout/ApiErrorText';
 import { ConfirmButton } from '../layout/ConfirmButton';
 import { OrgLayout } from '../organizations/OrgLayout';
@@ -82,69 +82,58 @@ function NewWebhookDialog({ organizationId }: { organizationId: string }) {
   }
 
   return (
-    <Dialog.Root open={open} onOpenChange={change}>
-      <Dialog.Trigger asChild>
-        <button type="button">New webhook</button>
-      </Dialog.Trigger>
-      <Dialog.Portal>
-        <Dialog.Overlay className="dialog-overlay" />
-        <Dialog.Content className="dialog">
-          <Dialog.Title>New webhook</Dialog.Title>
-          {create.data ? (
-            <>
-              <Dialog.Description>
-                The webhook to {create.data.url} is created. Its signing secret is shown only now:
-              </Dialog.Description>
-              <p className="new-token">
-                <code>{create.data.secret}</code>
-              </p>
-              <div className="actions">
-                <Dialog.Close asChild>
-                  <button type="button">Done</button>
-                </Dialog.Close>
-              </div>
-            </>
-          ) : (
-            <>
-              <Dialog.Description className="muted">
-                Bindery posts each event to this address, signed (Standard Webhooks).
-              </Dialog.Description>
-              <form onSubmit={submit} className="stacked-form">
-                <label htmlFor={ids.url}>Receiver address</label>
-                <input id={ids.url} type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
-                <label htmlFor={ids.events}>Events</label>
-                <input
-                  id={ids.events}
-                  type="text"
-                  required
-                  value={events}
-                  onChange={(e) => setEvents(e.target.value)}
-                  aria-describedby={`${ids.events}-hint`}
-                />
-                <p id={`${ids.events}-hint`} className="muted hint-text">
-                  Event types (space.updated), families (space.*) or * for all, separated by commas.
-                </p>
-                <label htmlFor={ids.description}>Description (optional)</label>
-                <input
-                  id={ids.description}
-                  type="text"
-                  value={description}
-                  onChange={(e) => setDescription(e.target.value)}
-                />
-                <div className="actions">
-                  <button type="submit" disabled={create.isPending}>
-                    Create webhook
-                  </button>
-                  <Dialog.Close asChild>
-                    <button type="button">Cancel</button>
-                  </Dialog.Close>
-                </div>
-                <ApiErrorText error={create.error} />
-              </form>
-            </>
-          )}
-        </Dialog.Content>
-      </Dialog.Portal>
-    </Dialog.Root>
+    <Modal
+      open={open}
+      onOpenChange={change}
+      trigger={<button type="button">New webhook</button>}
+      title="New webhook"
+      description={
+        create.data
+          ? `The webhook to ${create.data.url} is created. Its signing secret is shown only now:`
+          : 'Bindery posts each event to this address, signed (Standard Webhooks).'
+      }
+    >
+      {create.data ? (
+        <>
+          <p className="new-token">
+            <code>{create.data.secret}</code>
+          </p>
+          <div className="actions">
+            <CloseButton>Done</CloseButton>
+          </div>
+        </>
+      ) : (
+        <form onSubmit={submit} className="stacked-form">
+          <label htmlFor={ids.url}>Receiver address</label>
+          <input id={ids.url} type="url" required value={url} onChange={(e) => setUrl(e.target.value)} />
+          <label htmlFor={ids.events}>Events</label>
+          <input
+            id={ids.events}
+            type="text"
+            required
+            value={events}
+            onChange={(e) => setEvents(e.target.value)}
+            aria-describedby={`${ids.events}-hint`}
+          />
+          <p id={`${ids.events}-hint`} className="muted hint-text">
+            Event types (space.updated), families (space.*) or * for all, separated by commas.
+          </p>
+          <label htmlFor={ids.description}>Description (optional)</label>
+          <input
+            id={ids.description}
+            type="text"
+            value={description}
+            onChange={(e) => setDescription(e.target.value)}
+          />
+          <div className="actions">
+            <button type="submit" disabled={create.isPending}>
+              Create webhook
+            </button>
+            <CloseButton>Cancel</CloseButton>
+          </div>
+          <ApiErrorText error={create.error} />
+        </form>
+      )}
+    </Modal>
   );
 }
