@@ -7,6 +7,7 @@ import { useQuery, useSuspenseQuery } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import type { Organization } from '../../api/types';
 import { Choice } from '../controls/Choice';
+import { useCopy } from '../controls/useCopy';
 import { organizationCollectionsQuery, organizationSpacesQuery } from '../organizations/queries';
 import { inviteLinksQuery, useAllowInviteLinks, useCreateInviteLink, useDeleteInviteLink } from './queries';
 import { ROLE_OPTIONS, roleFromValue, roleLabel } from './roles';
@@ -151,29 +152,18 @@ const describe = (link: InviteLink) =>
 /** The link to hand out, selectable, with a button that copies it. */
 function LinkField({ label, url, hideLabel }: { label: string; url: string; hideLabel?: boolean }) {
   const id = useId();
-  const [copied, setCopied] = useState<'yes' | 'no' | null>(null);
+  const { copy, message } = useCopy('link');
   return (
     <div className="inline-form link-field">
       <label htmlFor={id} className={hideLabel ? 'visually-hidden' : undefined}>
         {label}
       </label>
       <input id={id} type="text" readOnly value={url} onFocus={(e) => e.currentTarget.select()} />
-      <button
-        type="button"
-        aria-label={hideLabel ? `Copy link (${label})` : undefined}
-        onClick={() => {
-          // No clipboard outside a secure context (plain http on another host than localhost).
-          if (!navigator.clipboard) return setCopied('no');
-          navigator.clipboard.writeText(url).then(
-            () => setCopied('yes'),
-            () => setCopied('no'),
-          );
-        }}
-      >
+      <button type="button" aria-label={hideLabel ? `Copy link (${label})` : undefined} onClick={() => copy(url)}>
         Copy link
       </button>
       <span role="status" className="muted">
-        {copied === 'yes' ? 'Copied.' : copied === 'no' ? 'Copying failed: select the link and copy it.' : ''}
+        {message}
       </span>
     </div>
   );

@@ -4,6 +4,7 @@
  */
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { useCopy } from '../controls/useCopy';
 import { ApiErrorText } from '../layout/ApiErrorText';
 import { ConfirmButton } from '../layout/ConfirmButton';
 import { shareLinksQuery, useCreateShareLink, useRevokeShareLink } from './queries';
@@ -48,17 +49,8 @@ export function ShareLinks({ organizationId, siteId }: { organizationId: string;
 }
 
 function ShareLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
+  const { copy, message, failed } = useCopy('address');
   const fieldId = useId();
-
-  async function copy() {
-    try {
-      await navigator.clipboard.writeText(link.urls.published);
-      setCopied('yes');
-    } catch {
-      setCopied('failed');
-    }
-  }
 
   return (
     <li className="share-link">
@@ -67,7 +59,11 @@ function ShareLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => voi
       </label>
       <div className="row">
         <input id={fieldId} type="text" readOnly value={link.urls.published} onFocus={(e) => e.target.select()} />
-        <button type="button" onClick={copy} aria-label={`Copy ${link.name || 'share link'}`}>
+        <button
+          type="button"
+          onClick={() => copy(link.urls.published)}
+          aria-label={`Copy ${link.name || 'share link'}`}
+        >
           Copy
         </button>
         <ConfirmButton
@@ -80,12 +76,9 @@ function ShareLinkRow({ link, onRevoke }: { link: ShareLink; onRevoke: () => voi
           Revoke
         </ConfirmButton>
       </div>
-      {copied === 'yes' ? <p role="status">Copied.</p> : null}
-      {copied === 'failed' ? (
-        <p role="alert" className="error">
-          Could not copy: select the address and copy it.
-        </p>
-      ) : null}
+      <p role="status" className={failed ? 'error' : undefined}>
+        {message}
+      </p>
     </li>
   );
 }
