@@ -10,8 +10,9 @@ import { Choice } from '../controls/Choice';
 import { PagerNav } from '../controls/PagerNav';
 import { ApiErrorText } from '../layout/ApiErrorText';
 import { Loading } from '../layout/Loading';
+import { membersQuery } from '../members/queries';
 import { OrgLayout } from '../organizations/OrgLayout';
-import { auditActionsQuery, auditEventsQuery, membersQuery } from './queries';
+import { auditActionsQuery, auditEventsQuery } from './queries';
 import { type AuditEvent, type AuditFilters, NO_FILTERS } from './types';
 
 /** The Select's value for "no filter" (a Radix Select item cannot have the empty value). */

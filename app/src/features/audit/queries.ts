@@ -1,6 +1,6 @@
 /** The organization's audit log, its actions and its members (to filter by actor). */
 import { keepPreviousData, queryOptions } from '@tanstack/react-query';
-import { request, requestAll } from '../../api/client';
+import { request } from '../../api/client';
 import type { List } from '../../api/types';
 import { auditQuery } from './filters';
 import type { AuditEvent, AuditEventAction, AuditFilters } from './types';
@@ -25,14 +25,4 @@ export const auditActionsQuery = (organizationId: string) =>
     queryFn: ({ signal }) =>
       request<{ items: AuditEventAction[] }>(`${orgPath(organizationId)}/audit-event-actions`, { signal }),
     staleTime: Number.POSITIVE_INFINITY,
-  });
-
-export interface Member {
-  user: { id: string; displayName: string; email?: string };
-}
-
-export const membersQuery = (organizationId: string) =>
-  queryOptions({
-    queryKey: ['orgs', organizationId, 'members'],
-    queryFn: ({ signal }) => requestAll<Member>(`${orgPath(organizationId)}/members`, signal),
   });

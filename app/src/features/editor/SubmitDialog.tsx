@@ -7,8 +7,9 @@ import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useUser } from '../auth/session';
 import { Loading } from '../layout/Loading';
+import { membersQuery } from '../members/queries';
 import { Modal } from './Modal';
-import { membersQuery, requestReviewers } from './queries';
+import { requestReviewers } from './queries';
 import { useEditSession } from './session';
 
 export function SubmitDialog({ onClose }: { onClose: () => void }) {

@@ -3,7 +3,7 @@
  * (found or started), its content and pages, its batch edits (with `If-Match`), its reviewers.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { request, requestAll } from '../../api/client';
+import { request } from '../../api/client';
 import type { Revision } from '../../api/types';
 import type { ChangeRequest } from '../change-requests/types';
 import type { PageDocument } from '../document/types';
@@ -69,18 +69,6 @@ export function batchSender(spaceId: string, number: string): SendBatch {
     return { revision: answer.changeRequest.revision, changes: answer.changes };
   };
 }
-
-export interface Member {
-  id: string;
-  role: string | null;
-  user: { id: string; displayName: string; email?: string };
-}
-
-export const membersQuery = (organizationId: string) =>
-  queryOptions({
-    queryKey: ['orgs', organizationId, 'members'],
-    queryFn: ({ signal }) => requestAll<Member>(`/v1/orgs/${encodeURIComponent(organizationId)}/members`, signal),
-  });
 
 /** Asks `users` to review the change request (the official requested-reviewers operation). */
 export function requestReviewers(spaceId: string, number: string, users: string[]): Promise<unknown> {
