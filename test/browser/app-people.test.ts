@@ -13,7 +13,14 @@ import type { Browser, Page } from 'playwright-core';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
-import { harnessAtFreePort, listenAndLaunch, APP_OUTPUT as OUTPUT, signIn, watchPage } from '../helpers/app-browser.js';
+import {
+  harnessAtFreePort,
+  listenAndLaunch,
+  APP_OUTPUT as OUTPUT,
+  optionFocused,
+  signIn,
+  watchPage,
+} from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
 import { givePassword } from '../helpers/sessions.js';
 
@@ -176,6 +183,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await page.getByRole('combobox', { name: `Role of ${name}` }).focus();
     await page.keyboard.press('Enter');
     await page.getByRole('option', { name: 'Editor' }).waitFor();
+    await optionFocused(page);
     await page.keyboard.press('ArrowUp');
     await page.keyboard.press('Enter');
     await expect

@@ -9,7 +9,14 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, SpaceWorld } from '../helpers/app.js';
-import { harnessAtFreePort, listenAndLaunch, APP_OUTPUT as OUTPUT, signIn, watchPage } from '../helpers/app-browser.js';
+import {
+  harnessAtFreePort,
+  listenAndLaunch,
+  APP_OUTPUT as OUTPUT,
+  optionFocused,
+  signIn,
+  watchPage,
+} from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
 import { batch, newChangeRequest } from '../helpers/change-requests.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
@@ -95,6 +102,7 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter'); // opens the visibility listbox on the current value
     await page.getByRole('option', { name: 'Public' }).waitFor();
+    await optionFocused(page);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
     expect(await dialog.getByRole('combobox', { name: 'Visibility' }).textContent()).toContain('Unlisted');

@@ -69,6 +69,14 @@ export async function watchPage(page: Page) {
   return { errors, csp, quietAndAccessible };
 }
 
+/**
+ * Waits until a Radix Select opened from the keyboard has moved the focus to its chosen option: the
+ * arrow keys and Enter pressed before then reach the trigger, and nothing is chosen.
+ */
+export async function optionFocused(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'option');
+}
+
 /** Signs in through the app's own form (the page shows it: a screen that needs a session). */
 export async function signIn(page: Page, email: string, password = PASSWORD): Promise<void> {
   await page.getByLabel('Email').fill(email);
