@@ -6,7 +6,9 @@ import { createRoot } from 'react-dom/client';
 import { ApiError } from './api/client';
 import { router } from './router';
 import './styles.css';
+import './document.css';
 import './content.css';
+import './admin.css';
 
 const queryClient = new QueryClient({
   defaultOptions: {

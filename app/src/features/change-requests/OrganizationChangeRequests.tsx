@@ -48,9 +48,9 @@ export function OrganizationChangeRequests() {
         <p className="space-title">{organization.title}</p>
         <h1>Change requests</h1>
         <Tabs.Root value={tab} onValueChange={(value) => setTab(value as Tab)}>
-          <Tabs.List className="tabs" aria-label="Change requests">
+          <Tabs.List className="tab-list" aria-label="Change requests">
             {TABS.map((t) => (
-              <Tabs.Trigger key={t.value} value={t.value} className="tab">
+              <Tabs.Trigger key={t.value} value={t.value}>
                 {t.label}
               </Tabs.Trigger>
             ))}

@@ -30,7 +30,7 @@ export function SiteScreen() {
       </p>
       <h1>{site.title}</h1>
       <Publishing organizationId={organizationId} site={site} />
-      <Tabs.Root defaultValue="content" className="tabs">
+      <Tabs.Root defaultValue="content">
         <Tabs.List aria-label="Site administration" className="tab-list">
           <Tabs.Trigger value="content">Content</Tabs.Trigger>
           <Tabs.Trigger value="settings">Settings</Tabs.Trigger>
