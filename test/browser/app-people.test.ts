@@ -233,8 +233,10 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await page.getByRole('button', { name: 'Members of team Writers' }).click();
     const teamDialog = page.getByRole('dialog', { name: 'Members of Writers' });
     await teamDialog.getByText('No members yet.').waitFor();
-    await choose(page, 'Person to add', name);
-    await teamDialog.getByRole('button', { name: 'Add to team' }).click();
+    // The member picker searches as one types: the newcomer by their e-mail address.
+    await teamDialog.getByRole('button', { name: 'Add a member' }).click();
+    await page.getByRole('searchbox', { name: 'Add to Writers' }).fill(NEWCOMER);
+    await page.getByRole('button', { name: new RegExp(`^${name}`) }).click();
     await teamDialog.getByRole('button', { name: `Remove ${name} from Writers` }).waitFor();
     await quietAndAccessible();
     await page.screenshot({ path: `${OUTPUT}/team-members.png` });

@@ -3,7 +3,8 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Choice } from '../controls/Choice';
 import { CloseButton, Modal } from '../controls/Modal';
-import { membersQuery } from '../members/queries';
+import { ApiErrorText } from '../layout/ApiErrorText';
+import { MemberPicker } from '../organizations/MemberPicker';
 import { teamMembersQuery, useAddTeamMember, useRemoveTeamMember, useRenameTeam, useSetTeamRole } from './queries';
 import type { Team, TeamMember, TeamRole } from './types';
 
@@ -147,6 +148,10 @@ function TeamMembers({ organizationId, team }: { organizationId: string; team: T
   );
 }
 
+/**
+ * "Add a member": the organization's MemberPicker (searched as you type: an organization may have
+ * too many members to list in one select), without those already in the team.
+ */
 function AddTeamMember({
   organizationId,
   team,
@@ -156,34 +161,21 @@ function AddTeamMember({
   team: Team;
   entries: TeamMember[];
 }) {
-  // Not suspending: the screen behind the dialog must not give way to a loading state.
-  const { data: members = [] } = useQuery(membersQuery(organizationId));
   const add = useAddTeamMember(organizationId, team.id);
-  const [userId, setUserId] = useState('');
-  const personId = useId();
-  const inTeam = new Set(entries.map((entry) => entry.organization.id));
-  const candidates = members
-    .filter((member) => !inTeam.has(member.id))
-    .map((member) => ({ value: member.id, label: member.user.displayName }));
-  if (candidates.length === 0) return <p className="muted">Everyone in the organization is in this team.</p>;
+  const [picking, setPicking] = useState(false);
+  const inTeam = new Set(entries.map((entry) => entry.organization.user.id));
   return (
-    <form
-      className="inline-form"
-      onSubmit={(event) => {
-        event.preventDefault();
-        if (userId) add.mutate(userId, { onSuccess: () => setUserId('') });
-      }}
-    >
-      <label htmlFor={personId}>Person to add</label>
-      <Choice id={personId} value={userId} placeholder="Choose someone" options={candidates} onChange={setUserId} />
-      <button type="submit" disabled={!userId || add.isPending}>
-        Add to team
-      </button>
-      {add.error ? (
-        <p role="alert" className="error">
-          {add.error.message}
-        </p>
-      ) : null}
-    </form>
+    <div className="actions">
+      <MemberPicker
+        organizationId={organizationId}
+        open={picking}
+        onOpenChange={setPicking}
+        trigger="Add a member"
+        heading={`Add to ${team.title}`}
+        exclude={inTeam}
+        onChoose={(member) => add.mutate(member.id)}
+      />
+      <ApiErrorText error={add.error} />
+    </div>
   );
 }
