@@ -6,10 +6,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { request } from '../../api/client';
 import type { ChangeRequest } from '../change-requests/types';
+import { Modal } from '../controls/Modal';
 import { DocumentView } from '../document/Document';
 import type { PageDocument } from '../document/types';
 import { Loading } from '../layout/Loading';
-import { Modal } from './Modal';
 import { crPath } from './queries';
 import { useEditSession } from './session';
 
@@ -55,7 +55,13 @@ export function ConflictDialog() {
   };
 
   return (
-    <Modal open={conflict !== null} title="Someone else saved changes" onClose={session.resolve}>
+    <Modal
+      open={conflict !== null}
+      onOpenChange={(next) => {
+        if (!next) session.resolve();
+      }}
+      title="Someone else saved changes"
+    >
       <p>
         This change request was saved elsewhere after you opened it. Your changes are not saved yet. Here is the page as
         it is now saved:

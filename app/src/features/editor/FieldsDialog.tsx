@@ -1,6 +1,6 @@
 /** A small form in a dialog: a few labelled text fields, "Save" and "Cancel" (rename, emoji, new link…). */
 import { type FormEvent, useId, useState } from 'react';
-import { Modal } from './Modal';
+import { Modal } from '../controls/Modal';
 
 export interface Field {
   name: string;
@@ -29,7 +29,7 @@ export function FieldsDialog({
     onSave(values);
   };
   return (
-    <Modal open title={title} onClose={onClose}>
+    <Modal open onOpenChange={(next) => next || onClose()} title={title}>
       <form onSubmit={submit} className="fields-form">
         {fields.map((field, index) => (
           <p key={field.name}>

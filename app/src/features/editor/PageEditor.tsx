@@ -8,8 +8,8 @@ import { useSuspenseQuery } from '@tanstack/react-query';
 import { useBlocker } from '@tanstack/react-router';
 import type { Editor as TiptapEditor } from '@tiptap/core';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { Modal } from '../controls/Modal';
 import { Editor } from './Editor';
-import { Modal } from './Modal';
 import { documentToEditor, editorToDocument } from './model';
 import { crPageQuery } from './queries';
 import { ConflictError } from './save-queue';
@@ -159,7 +159,11 @@ export function PageEditor({ pageId }: { pageId: string }) {
         }}
       />
       <Editor initial={initial} onChange={changed} onReady={onReady} />
-      <Modal open={blocker.status === 'blocked'} title="Leave without saving?" onClose={() => blocker.reset?.()}>
+      <Modal
+        open={blocker.status === 'blocked'}
+        onOpenChange={(next) => next || blocker.reset?.()}
+        title="Leave without saving?"
+      >
         <p>Your latest changes to this page are not saved yet.</p>
         <div className="actions">
           <button type="button" onClick={() => blocker.reset?.()}>

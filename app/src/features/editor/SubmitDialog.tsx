@@ -6,9 +6,9 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from '@tanstack/react-router';
 import { type FormEvent, useState } from 'react';
 import { useUser } from '../auth/session';
+import { Modal } from '../controls/Modal';
 import { Loading } from '../layout/Loading';
 import { membersQuery } from '../members/queries';
-import { Modal } from './Modal';
 import { requestReviewers } from './queries';
 import { useEditSession } from './session';
 
@@ -28,7 +28,7 @@ export function SubmitDialog({ onClose }: { onClose: () => void }) {
     submit.mutate([...chosen]);
   };
   return (
-    <Modal open title="Submit for review" onClose={onClose}>
+    <Modal open onOpenChange={(next) => next || onClose()} title="Submit for review">
       {submit.isSuccess ? (
         <>
           <p role="status">Review requested.</p>
