@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
 import { harnessAtFreePort, listenAndLaunch, APP_OUTPUT as OUTPUT, signIn, watchPage } from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
-import { batch, newChangeRequest } from '../helpers/change-requests.js';
+import { batch, mergeChanges, newChangeRequest } from '../helpers/change-requests.js';
 import { givePassword } from '../helpers/sessions.js';
 
 describe.skipIf(browserMissing)('the web app in a browser', () => {
@@ -25,17 +25,13 @@ describe.skipIf(browserMissing)('the web app in a browser', () => {
     ({ h, port, base } = await harnessAtFreePort());
     world = await h.space('Handbook');
     // Live content: a page, merged from a first change request.
-    const first = await newChangeRequest(world, 'Start');
-    const added = await batch(world, first.id, [
+    await mergeChanges(world, 'Start', [
       {
         operation: 'insert_page',
         title: 'Getting started',
         document: { markdown: '# Install\n\nRun the installer.\n\n```sh\nnpm install\n```\n\nThen configure it.' },
       },
     ]);
-    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
-    const merged = await world.admin.client.post(`${world.base}/change-requests/${first.id}/merge`, {});
-    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
     reviewer = await h.member(world.orgId, 'review');
     await givePassword(h.db, reviewer.user.id);
     browser = await listenAndLaunch(h, port, OUTPUT);

@@ -18,19 +18,10 @@ import {
   watchPage,
 } from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
-import { batch, newChangeRequest } from '../helpers/change-requests.js';
+import { mergeChanges } from '../helpers/change-requests.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
 import { type Receiver, startReceiver } from '../helpers/receiver.js';
 import { givePassword } from '../helpers/sessions.js';
-
-/** Merges one change request of `changes` into the space's live content. */
-async function merge(world: SpaceWorld, subject: string, changes: unknown[]) {
-  const cr = await newChangeRequest(world, subject);
-  const changed = await batch(world, cr.id, changes);
-  expect(changed.status, JSON.stringify(changed.body)).toBeLessThan(300);
-  const merged = await world.admin.client.post(`${world.base}/change-requests/${cr.id}/merge`, {});
-  expect(merged.status, JSON.stringify(merged.body)).toBe(200);
-}
 
 describe.skipIf(browserMissing)('administering sites, webhooks and the audit log in the web app', () => {
   let h: Harness;
@@ -53,7 +44,7 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
       jobPollMs: 100,
     }));
     world = await h.space('Handbook');
-    await merge(world, 'Start', [
+    await mergeChanges(world, 'Start', [
       { operation: 'insert_page', title: 'Getting started', document: { markdown: '# Install\n\nRun the installer.' } },
     ]);
     const reference = await world.admin.client.post(`/v1/orgs/${world.orgId}/spaces`, { title: 'Reference' });
@@ -163,7 +154,7 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     await quietAndAccessible('site-appearance');
 
     // A change merged through the API, and the new title, show on the published site after a re-visit.
-    await merge(world, 'Configure', [
+    await mergeChanges(world, 'Configure', [
       {
         operation: 'insert_page',
         title: 'Configuration',

@@ -13,3 +13,12 @@ export async function newChangeRequest(ctx: SpaceWorld, subject = 'Edit') {
 export async function batch(ctx: SpaceWorld, cr: string, changes: unknown[], query = '') {
   return ctx.admin.client.post(`${ctx.base}/change-requests/${cr}/content${query}`, { changes });
 }
+
+/** Opens a change request with `changes` and merges it: the space's live content then has them. */
+export async function mergeChanges(ctx: SpaceWorld, subject: string, changes: unknown[]) {
+  const cr = await newChangeRequest(ctx, subject);
+  const changed = await batch(ctx, cr.id, changes);
+  expect(changed.status, JSON.stringify(changed.body)).toBeLessThan(300);
+  const merged = await ctx.admin.client.post(`${ctx.base}/change-requests/${cr.id}/merge`, {});
+  expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+}
