@@ -76,6 +76,7 @@ describe('sites layers', () => {
     expect([...units].sort()).toEqual(
       [
         '.',
+        'adaptive',
         'ads',
         'customization',
         'hostnames',
@@ -86,6 +87,7 @@ describe('sites layers', () => {
         'share-links',
         'shared',
         'spaces',
+        'structure',
       ].sort(),
     );
     expect(filesUnder(sitesModel).length).toBeGreaterThan(5);
