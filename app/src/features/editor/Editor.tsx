@@ -1,11 +1,15 @@
 /**
  * The page body: TipTap's editable document (a multiline textbox named "Page content") with the
  * model's extensions, Markdown shortcuts (their input rules: `#`, `-`, `1.`, `>`, three backticks,
- * `**…**`), undo and redo (TipTap's history, kept across saves), and the "/" menu.
+ * `**…**`), undo and redo (TipTap's history, kept across saves), the "/" menu, pasting and dropping
+ * (actions.ts, paste.ts), Mod-k for "Link", and moving blocks: by the drag handle with the mouse,
+ * by Alt-Shift-ArrowUp/Down from the keyboard (move.ts).
  */
 import type { JSONContent, Editor as TiptapEditor } from '@tiptap/core';
+import { DragHandle } from '@tiptap/extension-drag-handle-react';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { useEffect, useMemo } from 'react';
+import { useEffect, useMemo, useRef } from 'react';
+import { actionExtensions, type EditorActions } from './actions';
 import { extensions } from './model';
 import { SlashMenu } from './SlashMenu';
 import { SlashStore, slashCommand } from './slash';
@@ -14,15 +18,21 @@ export function Editor({
   initial,
   onChange,
   onReady,
+  actions,
 }: {
   initial: JSONContent;
   onChange: () => void;
   onReady: (editor: TiptapEditor) => void;
+  actions: EditorActions;
 }) {
   const store = useMemo(() => new SlashStore(), []);
   const slash = useMemo(() => slashCommand(store), [store]);
+  // The editor is made once: the latest callbacks are read through a ref.
+  const latest = useRef(actions);
+  latest.current = actions;
+  const added = useMemo(() => actionExtensions(latest), []);
   const editor = useEditor({
-    extensions: [...extensions, slash],
+    extensions: [...extensions, slash, ...added],
     content: initial,
     // TipTap's own <style> element would break the app's Content-Security-Policy (style-src 'self'):
     // its few rules are in styles.css.
@@ -32,6 +42,7 @@ export function Editor({
         role: 'textbox',
         'aria-multiline': 'true',
         'aria-label': 'Page content',
+        'aria-keyshortcuts': 'Control+K Alt+Shift+ArrowUp Alt+Shift+ArrowDown',
         class: 'editor-body',
       },
     },
@@ -43,6 +54,15 @@ export function Editor({
   }, [editor, onReady]);
   return (
     <div className="editor">
+      {editor ? (
+        // Positioned by floating-ui through the CSSOM (element.style), which the CSP allows; a
+        // mouse affordance only: from the keyboard, Alt-Shift-ArrowUp/Down moves the block.
+        <DragHandle editor={editor} className="drag-handle">
+          <span aria-hidden="true" title="Drag to move this block (keyboard: Alt+Shift+↑/↓)">
+            ⠿
+          </span>
+        </DragHandle>
+      ) : null}
       <EditorContent editor={editor} />
       <SlashMenu store={store} />
     </div>

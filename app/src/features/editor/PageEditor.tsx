@@ -9,7 +9,11 @@ import { useBlocker } from '@tanstack/react-router';
 import type { Editor as TiptapEditor } from '@tiptap/core';
 import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Modal } from '../controls/Modal';
+import { AltTextDialog } from './AltTextDialog';
+import type { EditorActions } from './actions';
 import { Editor } from './Editor';
+import { LinkDialog } from './LinkDialog';
+import { imagesBlock, setImageAlt, uploadImage } from './media';
 import { documentToEditor, editorToDocument } from './model';
 import { crPageQuery } from './queries';
 import { ConflictError } from './save-queue';
@@ -32,7 +36,7 @@ const STATUS_TEXT: Record<Status, string> = {
 export function PageEditor({ pageId }: { pageId: string }) {
   // Only the session's stable parts: its value changes with the conflict state, which must not
   // re-run the effects below (their cleanup saves, which would report the conflict again…).
-  const { spaceId, number, queue, reportConflict, refreshTree, openPage } = useEditSession();
+  const { spaceId, number, organizationId, queue, reportConflict, refreshTree, openPage } = useEditSession();
   const { data: page } = useSuspenseQuery(crPageQuery(spaceId, number, pageId));
   const [title, setTitle] = useState(page.title);
   const [status, setStatus] = useState<Status>('saved');
@@ -43,6 +47,11 @@ export function PageEditor({ pageId }: { pageId: string }) {
   const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   const titleId = useId();
   const [initial] = useState(() => documentToEditor(page.document));
+  const [linking, setLinking] = useState(false);
+  const [uploading, setUploading] = useState(0);
+  /** The file id of the image whose alt text is asked for. */
+  const [altFor, setAltFor] = useState<string | null>(null);
+  const filePicker = useRef<HTMLInputElement>(null);
 
   const dirty = () => unsaved(edits.current);
 
@@ -121,6 +130,36 @@ export function PageEditor({ pageId }: { pageId: string }) {
     editor.current = created;
   }, []);
 
+  // Each image: uploaded, added to the change request (queued with the saves), then put in the body
+  // (which saves the page as any edit does) and its alt text asked for.
+  const insertImages = async (files: File[], at: number | null) => {
+    for (const file of files) {
+      setUploading((n) => n + 1);
+      try {
+        const fileId = await uploadImage(file, organizationId, queue);
+        const body = editor.current;
+        if (!body || body.isDestroyed) return;
+        const chain = body.chain().focus();
+        (at === null ? chain.insertContent(imagesBlock(fileId)) : chain.insertContentAt(at, imagesBlock(fileId))).run();
+        setError(null);
+        setAltFor(fileId);
+      } catch (failure) {
+        if (failure instanceof ConflictError) {
+          setStatus('conflict');
+          reportConflict({ retry: [] });
+        } else setError(failure instanceof Error ? failure.message : String(failure));
+      } finally {
+        setUploading((n) => n - 1);
+      }
+    }
+  };
+  const actions: EditorActions = {
+    pickImage: () => filePicker.current?.click(),
+    openLink: () => setLinking(true),
+    onImages: (files, at) => void insertImages(files, at),
+    onError: setError,
+  };
+
   const command = (run: (e: TiptapEditor) => void) => () => {
     if (editor.current) run(editor.current);
   };
@@ -137,6 +176,30 @@ export function PageEditor({ pageId }: { pageId: string }) {
         <button type="button" onClick={command((e) => e.chain().focus().redo().run())}>
           Redo
         </button>
+        <button type="button" aria-keyshortcuts="Control+K" onClick={() => setLinking(true)}>
+          Link
+        </button>
+        <button type="button" onClick={() => filePicker.current?.click()}>
+          Image
+        </button>
+        <input
+          ref={filePicker}
+          type="file"
+          accept="image/*"
+          className="visually-hidden"
+          tabIndex={-1}
+          aria-label="Image file"
+          onChange={(event) => {
+            const files = Array.from(event.target.files ?? []);
+            event.target.value = '';
+            if (files.length) void insertImages(files, null);
+          }}
+        />
+        {uploading > 0 ? (
+          <p role="status" className="muted">
+            Uploading the image…
+          </p>
+        ) : null}
       </div>
       {error ? (
         <p role="alert" className="error">
@@ -158,7 +221,19 @@ export function PageEditor({ pageId }: { pageId: string }) {
           changed();
         }}
       />
-      <Editor initial={initial} onChange={changed} onReady={onReady} />
+      <Editor initial={initial} onChange={changed} onReady={onReady} actions={actions} />
+      {linking && editor.current ? <LinkDialog editor={editor.current} onClose={() => setLinking(false)} /> : null}
+      {altFor ? (
+        <AltTextDialog
+          onSave={(alt) => {
+            if (editor.current) setImageAlt(editor.current, altFor, alt);
+          }}
+          onClose={() => {
+            setAltFor(null);
+            editor.current?.commands.focus();
+          }}
+        />
+      ) : null}
       <Modal
         open={blocker.status === 'blocked'}
         onOpenChange={(next) => next || blocker.reset?.()}

@@ -4,6 +4,7 @@
  * They use TipTap's commands by node name, so they hold whatever extensions the model brings.
  */
 import type { Editor, Range } from '@tiptap/core';
+import { editorActions } from './actions';
 import { documentToEditor } from './model';
 import { atCommand as chain, emptyTable, turnIntoCodeBlock } from './writing';
 
@@ -65,6 +66,16 @@ export const BLOCKS: BlockChoice[] = [
     node: 'table',
     // The model edits a table as a whole for now: a 2 × 2 one, its cells kept in the Document format.
     run: (e, r) => chain(e, r).insertContent(emptyTable(documentToEditor)).run(),
+  },
+  {
+    title: 'Image',
+    keywords: ['picture', 'photo', 'upload', 'file'],
+    node: 'images',
+    // The file picker's image is uploaded and inserted where the "/" was (see PageEditor).
+    run: (e, r) => {
+      chain(e, r).run();
+      editorActions(e)?.pickImage();
+    },
   },
   {
     title: 'Quote',

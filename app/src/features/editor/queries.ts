@@ -62,11 +62,16 @@ export const previewPageQuery = (spaceId: string, number: string, pageId: string
 /** The change request's batch edit, conditional on the revision named by `ifMatch`. */
 export function batchSender(spaceId: string, number: string): SendBatch {
   return async (changes: Change[], ifMatch: string): Promise<BatchAnswer> => {
-    const answer = await request<{ changeRequest: ChangeRequest; changes: BatchAnswer['changes'] }>(
-      `${crPath(spaceId, number)}/content?compat=false`,
-      { method: 'POST', body: { changes }, headers: { 'if-match': ifMatch } },
-    );
-    return { revision: answer.changeRequest.revision, changes: answer.changes };
+    const answer = await request<{
+      changeRequest: ChangeRequest;
+      changes: BatchAnswer['changes'];
+      insertedFiles: BatchAnswer['insertedFiles'];
+    }>(`${crPath(spaceId, number)}/content?compat=false`, {
+      method: 'POST',
+      body: { changes },
+      headers: { 'if-match': ifMatch },
+    });
+    return { revision: answer.changeRequest.revision, changes: answer.changes, insertedFiles: answer.insertedFiles };
   };
 }
 

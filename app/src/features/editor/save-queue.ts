@@ -12,6 +12,8 @@ export type Change = Record<string, unknown> & { operation: string };
 export interface BatchAnswer {
   revision: string;
   changes?: { object: string; page?: { id: string } | string; ref?: string }[];
+  /** The files an `insert_files` added (their ids). */
+  insertedFiles?: { id: string }[];
 }
 
 export type SendBatch = (changes: Change[], ifMatch: string) => Promise<BatchAnswer>;
