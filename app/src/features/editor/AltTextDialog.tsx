@@ -2,8 +2,16 @@
 import { useId, useState } from 'react';
 import { Modal } from '../controls/Modal';
 
-export function AltTextDialog({ onSave, onClose }: { onSave: (alt: string) => void; onClose: () => void }) {
-  const [alt, setAlt] = useState('');
+export function AltTextDialog({
+  initial,
+  onSave,
+  onClose,
+}: {
+  initial: string;
+  onSave: (alt: string) => void;
+  onClose: () => void;
+}) {
+  const [alt, setAlt] = useState(initial);
   const fieldId = useId();
   return (
     <Modal open title="Describe the image" onOpenChange={(next) => next || onClose()}>

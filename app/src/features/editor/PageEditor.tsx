@@ -13,9 +13,9 @@ import { AltTextDialog } from './AltTextDialog';
 import type { EditorActions } from './actions';
 import { Editor } from './Editor';
 import { LinkDialog } from './LinkDialog';
-import { imagesBlock, setImageAlt, uploadImage } from './media';
+import { FileUrls, imageAlt, imagesBlock, setImageAlt, uploadImage } from './media';
 import { documentToEditor, editorToDocument } from './model';
-import { crPageQuery } from './queries';
+import { crPageQuery, crPath } from './queries';
 import { ConflictError } from './save-queue';
 import { useEditSession } from './session';
 
@@ -52,6 +52,7 @@ export function PageEditor({ pageId }: { pageId: string }) {
   /** The file id of the image whose alt text is asked for. */
   const [altFor, setAltFor] = useState<string | null>(null);
   const filePicker = useRef<HTMLInputElement>(null);
+  const [fileUrls] = useState(() => new FileUrls(`${crPath(spaceId, number)}/content/files`));
 
   const dirty = () => unsaved(edits.current);
 
@@ -136,7 +137,9 @@ export function PageEditor({ pageId }: { pageId: string }) {
     for (const file of files) {
       setUploading((n) => n + 1);
       try {
-        const fileId = await uploadImage(file, organizationId, queue);
+        const inserted = await uploadImage(file, organizationId, queue);
+        const fileId = inserted.id;
+        fileUrls.set(fileId, inserted.downloadURL);
         const body = editor.current;
         if (!body || body.isDestroyed) return;
         const chain = body.chain().focus();
@@ -158,6 +161,8 @@ export function PageEditor({ pageId }: { pageId: string }) {
     openLink: () => setLinking(true),
     onImages: (files, at) => void insertImages(files, at),
     onError: setError,
+    fileUrl: (fileId) => fileUrls.get(fileId),
+    editAlt: setAltFor,
   };
 
   const command = (run: (e: TiptapEditor) => void) => () => {
@@ -225,6 +230,7 @@ export function PageEditor({ pageId }: { pageId: string }) {
       {linking && editor.current ? <LinkDialog editor={editor.current} onClose={() => setLinking(false)} /> : null}
       {altFor ? (
         <AltTextDialog
+          initial={editor.current ? imageAlt(editor.current, altFor) : ''}
           onSave={(alt) => {
             if (editor.current) setImageAlt(editor.current, altFor, alt);
           }}

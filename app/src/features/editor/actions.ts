@@ -1,10 +1,12 @@
 /**
  * What the editor asks of the screen around it: pick an image file (the "/" menu's "Image"), open
- * the "Link" dialog (Mod-k, the toolbar's "Link"), take pasted or dropped images, report an error.
+ * the "Link" dialog (Mod-k, the toolbar's "Link"), take pasted or dropped images, report an error,
+ * find an image file's URL and ask for its alt text (image-view.ts).
  * One extension holds the screen's callbacks (read through `current` so the editor is made once)
  * and brings the keys, the paste handling and the keyboard move.
  */
 import { type Editor, Extension } from '@tiptap/core';
+import { ImageView } from './image-view';
 import { KeyboardMove } from './move';
 import { PasteHandling } from './paste';
 
@@ -13,6 +15,8 @@ export interface EditorActions {
   openLink: () => void;
   onImages: (files: File[], at: number | null) => void;
   onError: (message: string) => void;
+  fileUrl: (fileId: string) => Promise<string | undefined>;
+  editAlt: (fileId: string) => void;
 }
 
 export function actionExtensions(actions: { current: EditorActions }) {
@@ -32,6 +36,10 @@ export function actionExtensions(actions: { current: EditorActions }) {
     PasteHandling.configure({
       onImages: (files, at) => actions.current.onImages(files, at),
       onError: (message) => actions.current.onError(message),
+    }),
+    ImageView.configure({
+      fileUrl: (fileId) => actions.current.fileUrl(fileId),
+      editAlt: (fileId) => actions.current.editAlt(fileId),
     }),
   ];
 }

@@ -12,8 +12,12 @@ import type { SaveQueue } from './save-queue';
 /** The largest file the storage takes (5 MiB, see docs/guide/content.md). */
 export const MAX_IMAGE_BYTES = 5 * 1024 * 1024;
 
-/** Uploads `file` and inserts it into the change request; resolves the new file's id. */
-export async function uploadImage(file: File, organizationId: string, queue: SaveQueue): Promise<string> {
+/** Uploads `file` and inserts it into the change request; resolves the new file (its id and URL). */
+export async function uploadImage(
+  file: File,
+  organizationId: string,
+  queue: SaveQueue,
+): Promise<{ id: string; downloadURL?: string }> {
   if (file.size > MAX_IMAGE_BYTES) throw new Error(`${file.name} is larger than 5 MB`);
   if (file.size === 0) throw new Error(`${file.name} is empty`);
   const signed = await request<{ url: string; key: string }>(
@@ -31,9 +35,35 @@ export async function uploadImage(file: File, organizationId: string, queue: Sav
   const answer = await queue.run([
     { operation: 'insert_files', files: [{ name: file.name || 'image', storageKey: signed.key }] },
   ]);
-  const id = answer.insertedFiles?.[0]?.id;
-  if (!id) throw new Error('The change request did not answer the inserted file');
-  return id;
+  const inserted = answer.insertedFiles?.[0];
+  if (!inserted?.id) throw new Error('The change request did not answer the inserted file');
+  return inserted;
+}
+
+/**
+ * The download URLs of the change request's files, asked once per file (an image shown twice, or
+ * again after an undo, does not ask again); the files this session uploaded are known already.
+ */
+export class FileUrls {
+  private readonly known = new Map<string, Promise<string | undefined>>();
+
+  constructor(private readonly filesPath: string) {}
+
+  set(fileId: string, url: string | undefined): void {
+    if (url) this.known.set(fileId, Promise.resolve(url));
+  }
+
+  get(fileId: string): Promise<string | undefined> {
+    let url = this.known.get(fileId);
+    if (!url) {
+      url = request<{ downloadURL?: string }>(`${this.filesPath}/${encodeURIComponent(fileId)}`).then(
+        (file) => file.downloadURL,
+        () => undefined,
+      );
+      this.known.set(fileId, url);
+    }
+    return url;
+  }
 }
 
 /** The `images` block of one uploaded file. */
@@ -51,6 +81,13 @@ export function findImage(editor: Editor, fileId: string): number | null {
     return found === null;
   });
   return found;
+}
+
+/** The alt text of the image that refs `fileId` ('' when none). */
+export function imageAlt(editor: Editor, fileId: string): string {
+  const pos = findImage(editor, fileId);
+  const data = pos === null ? null : (editor.state.doc.nodeAt(pos)?.attrs.data as { alt?: unknown } | null);
+  return typeof data?.alt === 'string' ? data.alt : '';
 }
 
 /** Sets (or clears) the alt text of the image that refs `fileId`. */

@@ -13,7 +13,7 @@ export interface BatchAnswer {
   revision: string;
   changes?: { object: string; page?: { id: string } | string; ref?: string }[];
   /** The files an `insert_files` added (their ids). */
-  insertedFiles?: { id: string }[];
+  insertedFiles?: { id: string; downloadURL?: string }[];
 }
 
 export type SendBatch = (changes: Change[], ifMatch: string) => Promise<BatchAnswer>;

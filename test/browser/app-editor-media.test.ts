@@ -1,0 +1,184 @@
+/**
+ * What the editor brings in besides typing, in a real browser over a real server: an image pasted
+ * into the body is uploaded into the organization's storage, added to the change request's files and
+ * shown as an images block, with the alt text asked for; the "Link" dialog (Control+K) links to
+ * another page of the space by searching its title (and refuses a `javascript:` address); pasted
+ * Markdown converts through the import API's converter; Alt+Shift+ArrowUp moves a block. Each
+ * state is checked with axe, for console errors and Content-Security-Policy violations. One page.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
+import {
+  browserMissing,
+  checkAccessibility,
+  collectConsoleErrors,
+  collectCspViolations,
+  launchBrowser,
+} from '../helpers/browser.js';
+import { batch, newChangeRequest } from '../helpers/change-requests.js';
+import { freePort } from '../helpers/ports.js';
+import { givePassword, PASSWORD } from '../helpers/sessions.js';
+
+interface DocNode {
+  object?: string;
+  type?: string;
+  data?: Record<string, unknown>;
+  nodes?: DocNode[];
+  leaves?: { text: string }[];
+}
+const types = (nodes: DocNode[] = []): string[] => nodes.map((n) => n.type ?? '');
+function* walk(nodes: DocNode[] = []): Generator<DocNode> {
+  for (const node of nodes) {
+    yield node;
+    yield* walk(node.nodes);
+  }
+}
+
+/** A 1×1 PNG. */
+const PNG_BASE64 = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==';
+
+/** Pastes into the editor what a clipboard would hold: a PNG file, or text of a type. */
+function paste(page: Page, content: { png: string } | { type: string; text: string }) {
+  return page.evaluate((what) => {
+    const data = new DataTransfer();
+    if ('png' in what) {
+      const bytes = Uint8Array.from(atob(what.png), (c) => c.charCodeAt(0));
+      data.items.add(new File([bytes], 'dot.png', { type: 'image/png' }));
+    } else data.setData(what.type, what.text);
+    const target = document.querySelector('.editor-body') as HTMLElement;
+    target.dispatchEvent(new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }));
+  }, content);
+}
+
+describe.skipIf(browserMissing)('pictures, links, pasting and moving in the editor', () => {
+  let h: Harness;
+  let browser: Browser;
+  let base: string;
+  let world: SpaceWorld;
+  let writer: TestUser;
+  let guideId: string;
+  let referenceId: string;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    h = await createHarness({ publicUrl: base });
+    world = await h.space('Handbook');
+    const first = await newChangeRequest(world, 'Start');
+    const added = await batch(world, first.id, [
+      { operation: 'insert_page', title: 'Guide', document: { markdown: 'Start here.' } },
+      { operation: 'insert_page', title: 'Reference', document: { markdown: 'Every option.' } },
+    ]);
+    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
+    const merged = await world.admin.client.post(`${world.base}/change-requests/${first.id}/merge`, {});
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    const pages = (await world.admin.client.get(`${world.base}/content`)).body.pages as { id: string; title: string }[];
+    guideId = pages.find((p) => p.title === 'Guide')?.id as string;
+    referenceId = pages.find((p) => p.title === 'Reference')?.id as string;
+    writer = await h.member(world.orgId, 'edit');
+    await givePassword(h.db, writer.user.id);
+    await h.app.listen({ port, host: '127.0.0.1' });
+    const launched = await launchBrowser();
+    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
+    browser = launched;
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  it('uploads a pasted image with alt text, links a page, converts pasted Markdown, moves a block', async () => {
+    const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
+    const errors = collectConsoleErrors(page);
+    const csp = await collectCspViolations(page);
+    const quietAndAccessible = async () => {
+      const violations = await checkAccessibility(page);
+      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+      expect(errors, 'console errors').toEqual([]);
+      expect(csp, 'CSP violations').toEqual([]);
+    };
+    await page.goto(`${base}/s/${world.spaceId}`);
+    await page.getByLabel('Email').fill(writer.user.email);
+    await page.getByLabel('Password').fill(PASSWORD);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const body = page.getByRole('textbox', { name: 'Page content' });
+    await body.waitFor();
+    const number = /\/~\/changes\/(\d+)\/edit/.exec(page.url())?.[1] as string;
+    if (!page.url().endsWith(guideId))
+      await page.goto(`${base}/s/${world.spaceId}/~/changes/${number}/edit/${guideId}`);
+    await body.getByText('Start here.').waitFor();
+    const crBase = `${world.base}/change-requests/${number}`;
+    const stored = async () =>
+      (await writer.client.get(`${crBase}/content/page/${guideId}`)).body.document.nodes as DocNode[];
+    const saved = page.getByRole('status').filter({ hasText: 'All changes saved' });
+
+    // An image pasted at the end: uploaded, in the change request's files, then its alt text.
+    await body.getByText('Start here.').click();
+    await page.keyboard.press('End');
+    await paste(page, { png: PNG_BASE64 });
+    const altDialog = page.getByRole('dialog', { name: 'Describe the image' });
+    await altDialog.getByLabel('Alt text').waitFor();
+    await quietAndAccessible();
+    await altDialog.getByLabel('Alt text').fill('A red dot');
+    await altDialog.getByRole('button', { name: 'Save alt text' }).click();
+    await saved.waitFor();
+    const files = (await writer.client.get(`${crBase}/content/files`)).body.items as { id: string; name: string }[];
+    expect(files.map((f) => f.name)).toEqual(['dot.png']);
+    await expect.poll(async () => types(await stored()), { timeout: 5000 }).toContain('images');
+    const image = [...walk(await stored())].find((n) => n.type === 'image');
+    expect(image?.data).toEqual({ ref: { kind: 'file', file: files[0]?.id }, alt: 'A red dot' });
+    // The body shows the picture itself (its file's download URL); its button edits the alt text again.
+    const shown = body.getByRole('img', { name: 'A red dot' });
+    await expect.poll(() => shown.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+    await body.getByRole('button', { name: 'Alt text: A red dot' }).click();
+    expect(await altDialog.getByLabel('Alt text').inputValue()).toBe('A red dot');
+    await altDialog.getByRole('button', { name: 'Skip' }).click();
+
+    // A link to another page, found by its title in the "Link" dialog (Control+K).
+    await body.getByText('Start here.').click();
+    await page.keyboard.press('End');
+    await page.keyboard.type(' See ');
+    await page.keyboard.press('Control+k');
+    const linkDialog = page.getByRole('dialog', { name: 'Link' });
+    const search = linkDialog.getByLabel('Search pages or type an address');
+    // A script address is refused, with the reason.
+    await search.fill('javascript:alert(1)');
+    await search.press('Enter');
+    await linkDialog.getByRole('alert').filter({ hasText: 'not allowed' }).waitFor();
+    await quietAndAccessible();
+    await search.fill('refer');
+    await linkDialog.getByRole('button', { name: 'Reference' }).click();
+    await body.locator('a', { hasText: 'Reference' }).waitFor();
+    await saved.waitFor();
+    await expect
+      .poll(async () => [...walk(await stored())].find((n) => n.type === 'link')?.data, { timeout: 5000 })
+      .toEqual({ ref: { kind: 'page', page: referenceId } });
+
+    // Markdown pasted into an empty paragraph at the end: a heading and a list, as the importer makes them.
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await paste(page, { type: 'text/plain', text: '## Title\n\n- a\n- b' });
+    await body
+      .locator('h3', { hasText: 'Title' })
+      .or(body.locator('h2', { hasText: 'Title' }))
+      .waitFor();
+    await saved.waitFor();
+    await expect
+      .poll(async () => types(await stored()), { timeout: 5000 })
+      .toEqual(expect.arrayContaining(['paragraph', 'images', 'heading-2', 'list-unordered']));
+    const before = types(await stored());
+
+    // Alt+Shift+ArrowUp moves the heading above the block before it.
+    await body.getByText('Title', { exact: true }).click();
+    await page.keyboard.press('Alt+Shift+ArrowUp');
+    await body.locator(':scope > :first-child', { hasText: 'Title' }).waitFor();
+    const at = before.indexOf('heading-2');
+    const expected = [...before];
+    expected.splice(at - 1, 2, 'heading-2', before[at - 1] as string);
+    await expect.poll(async () => types(await stored()), { timeout: 5000 }).toEqual(expected);
+    await quietAndAccessible();
+    await page.close();
+  }, 120_000);
+});
