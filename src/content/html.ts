@@ -14,6 +14,8 @@ import type { RefOptions } from './refs.js';
 export interface HtmlOptions extends RefOptions {
   /** Base for relative link and image URLs (the page's own URL, for web pages). */
   baseUrl?: string;
+  /** Keep a leading level-1 heading in the body (a paste into a page, which has its title already). */
+  keepLeadingHeading?: boolean;
 }
 
 function findElement(node: HastNodes, names: string[]): Element | undefined {
@@ -55,7 +57,7 @@ export function htmlToDocument(html: string, options: HtmlOptions = {}): { docum
   let document = mdastToDocument(mdast, options);
   // A leading level-1 heading names the page (and is not repeated in its body); else `<title>`.
   let title = titleElement ? textContent(titleElement).trim() : '';
-  const leading = takeLeadingTitle(document);
+  const leading = options.keepLeadingHeading ? null : takeLeadingTitle(document);
   if (leading) {
     document = leading.document;
     title = leading.title;

@@ -178,6 +178,21 @@ describe.skipIf(browserMissing)('pictures, links, pasting and moving in the edit
     const expected = [...before];
     expected.splice(at - 1, 2, 'heading-2', before[at - 1] as string);
     await expect.poll(async () => types(await stored()), { timeout: 5000 }).toEqual(expected);
+
+    // HTML from elsewhere (not this editor's own) converts through the HTML importer.
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await paste(page, { type: 'text/html', text: '<h1>From the web</h1><p>Some <b>bold</b> words</p>' });
+    await body.locator('strong', { hasText: 'bold' }).waitFor();
+    await expect
+      .poll(
+        async () => {
+          const nodes = [...walk(await stored())];
+          return nodes.some((n) => n.type?.startsWith('heading') && JSON.stringify(n).includes('From the web'));
+        },
+        { timeout: 5000 },
+      )
+      .toBe(true);
     await quietAndAccessible();
     await page.close();
   }, 120_000);

@@ -22,7 +22,7 @@ export async function convertPasted(kind: 'markdown' | 'html', text: string): Pr
   const document =
     kind === 'markdown'
       ? (await import('../../../../src/content/markdown.js')).markdownToDocument(text)
-      : (await import('../../../../src/content/html.js')).htmlToDocument(text).document;
+      : (await import('../../../../src/content/html.js')).htmlToDocument(text, { keepLeadingHeading: true }).document;
   return documentToEditor(document as never).content ?? [];
 }
 
