@@ -74,7 +74,9 @@ export const PasteHandling = Extension.create<PasteOptions>({
             const images = imagesOf(event.dataTransfer);
             if (!images.length) return false;
             const at = view.posAtCoords({ left: event.clientX, top: event.clientY });
-            options.onImages(images, at?.pos ?? null);
+            // Images go between top-level blocks: before the one dropped on.
+            const $at = at ? view.state.doc.resolve(at.pos) : null;
+            options.onImages(images, $at ? ($at.depth > 0 ? $at.before(1) : $at.pos) : null);
             return true;
           },
         },
