@@ -52,6 +52,20 @@ function paste(page: Page, content: { png: string } | { type: string; text: stri
   }, content);
 }
 
+/**
+ * Clicks `text` in the body and waits until the editor's own selection is there: ProseMirror reads a
+ * click's caret on the browser's (asynchronous) selectionchange, which a person is never faster than.
+ */
+async function caretIn(page: Page, text: string) {
+  await page.getByRole('textbox', { name: 'Page content' }).getByText(text, { exact: true }).click();
+  await page.waitForFunction((wanted) => {
+    const dom = document.querySelector('.editor-body') as
+      | (HTMLElement & { editor?: { state: { selection: { $from: { parent: { textContent: string } } } } } })
+      | null;
+    return dom?.editor?.state.selection.$from.parent.textContent.includes(wanted) ?? false;
+  }, text);
+}
+
 describe.skipIf(browserMissing)('pictures, links, pasting and moving in the editor', () => {
   let h: Harness;
   let browser: Browser;
@@ -116,7 +130,7 @@ describe.skipIf(browserMissing)('pictures, links, pasting and moving in the edit
     const saved = page.getByRole('status').filter({ hasText: 'All changes saved' });
 
     // An image pasted at the end: uploaded, in the change request's files, then its alt text.
-    await body.getByText('Start here.').click();
+    await caretIn(page, 'Start here.');
     await page.keyboard.press('End');
     await paste(page, { png: PNG_BASE64 });
     const altDialog = page.getByRole('dialog', { name: 'Describe the image' });
@@ -157,7 +171,7 @@ describe.skipIf(browserMissing)('pictures, links, pasting and moving in the edit
     await page.locator('.drag-handle').waitFor({ state: 'visible' });
 
     // A link to another page, found by its title in the "Link" dialog (Control+K).
-    await body.getByText('Start here.').click();
+    await caretIn(page, 'Start here.');
     await page.keyboard.press('End');
     await page.keyboard.type(' See ');
     await page.keyboard.press('Control+k');
@@ -191,18 +205,18 @@ describe.skipIf(browserMissing)('pictures, links, pasting and moving in the edit
     const before = types(await stored());
 
     // Alt+Shift+ArrowUp moves the heading above the block before it.
-    await body.getByText('Title', { exact: true }).click();
-    // ProseMirror reads a click's caret on the browser's (asynchronous) selectionchange: a person is
-    // never faster than that; the test waits for it.
-    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => setTimeout(done, 50))));
+    await caretIn(page, 'Title');
     await page.keyboard.press('Alt+Shift+ArrowUp');
     const at = before.indexOf('heading-2');
     const expected = [...before];
     expected.splice(at - 1, 2, 'heading-2', before[at - 1] as string);
     await expect.poll(async () => types(await stored()), { timeout: 5000 }).toEqual(expected);
 
-    // HTML from elsewhere (not this editor's own) converts through the HTML importer.
-    await page.keyboard.press('Control+End');
+    // HTML from elsewhere (not this editor's own) converts through the HTML importer; pasted after
+    // the list (Enter twice in its last item leaves it).
+    await caretIn(page, 'b');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
     await paste(page, { type: 'text/html', text: '<h1>From the web</h1><p>Some <b>bold</b> words</p>' });
     await body.locator('strong', { hasText: 'bold' }).waitFor();
