@@ -2,10 +2,12 @@
  * How the body shows an `image` block: the picture itself (its file's download URL, asked of the
  * change request once per file, or its http(s) URL) with its alt text, and a button to change that
  * text. Only the view: the node, its data and its HTML stay the model's (copy and paste unchanged).
+ * An `images` block whose last image was just deleted (or typed over) goes too; one read empty from
+ * the document stays as it was.
  */
 import { Extension } from '@tiptap/core';
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
-import { Plugin, PluginKey } from '@tiptap/pm/state';
+import { type EditorState, Plugin, PluginKey, type Transaction } from '@tiptap/pm/state';
 
 export interface ImageViewOptions {
   /** The download URL of a file of the change request. */
@@ -21,6 +23,37 @@ interface ImageData {
 
 const dataOf = (node: ProseMirrorNode) => (node.attrs.data ?? {}) as ImageData;
 
+function emptyImages(doc: ProseMirrorNode): number[] {
+  const found: number[] = [];
+  doc.descendants((node, pos) => {
+    if (node.type.name === 'images' && node.childCount === 0) found.push(pos);
+    return node.type.name !== 'images';
+  });
+  return found;
+}
+
+/** Deletes the `images` blocks the transactions emptied (not those that were empty before them). */
+export function dropEmptiedImages(
+  transactions: readonly Transaction[],
+  before: EditorState,
+  after: EditorState,
+): Transaction | null {
+  if (!transactions.some((tr) => tr.docChanged)) return null;
+  const now = emptyImages(after.doc);
+  if (!now.length) return null;
+  const kept = new Set(
+    emptyImages(before.doc).map((pos) => transactions.reduce((at, tr) => tr.mapping.map(at, 1), pos)),
+  );
+  const emptied = now.filter((pos) => !kept.has(pos));
+  if (!emptied.length) return null;
+  const tr = after.tr;
+  for (const pos of emptied.reverse()) {
+    const node = tr.doc.nodeAt(pos);
+    if (node) tr.delete(pos, pos + node.nodeSize);
+  }
+  return tr;
+}
+
 export const ImageView = Extension.create<ImageViewOptions>({
   name: 'imageView',
   addOptions: () => ({ fileUrl: async () => undefined, editAlt: () => undefined }),
@@ -29,6 +62,7 @@ export const ImageView = Extension.create<ImageViewOptions>({
     return [
       new Plugin({
         key: new PluginKey('imageView'),
+        appendTransaction: dropEmptiedImages,
         props: {
           nodeViews: {
             image: (initial) => {
