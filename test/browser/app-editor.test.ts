@@ -126,6 +126,11 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     await page.keyboard.type('code');
     await page.keyboard.press('Enter');
     await page.keyboard.type('npm test');
+    // "All changes saved" may still be on screen from the save before this typing (its "Unsaved"
+    // not drawn yet on a busy machine): wait for the server to hold the code block itself.
+    const storedTypes = async () =>
+      types(((await writer.client.get(pageUrl)).body.document?.nodes ?? []) as DocNode[]).slice(0, 4);
+    await expect.poll(storedTypes, { timeout: 15_000 }).toEqual(['paragraph', 'heading-1', 'list-unordered', 'code']);
     await saved.waitFor();
 
     const stored = await writer.client.get(pageUrl);
