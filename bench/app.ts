@@ -26,6 +26,7 @@ import { loadConfig } from '../src/config.js';
 import { createToken } from '../src/core/tokens.js';
 import { ensureAppBuilt } from '../src/web/build.js';
 import { launchBrowser } from '../test/helpers/browser.js';
+import { benchEditor } from './app-editor.js';
 
 const PAGES = 200;
 const OPENS = Number(process.env.BENCH_OPENS ?? 20);
@@ -57,8 +58,8 @@ async function call(app: App, token: string, method: string, url: string, body?:
   return res.statusCode === 204 ? null : res.json();
 }
 
-/** A space of PAGES pages, merged; returns its id. */
-async function seed(app: App): Promise<string> {
+/** A space of PAGES pages, merged; returns its id and a token of its owner. */
+async function seed(app: App): Promise<{ spaceId: string; token: string }> {
   const user = await findOrCreateUser(app.db, EMAIL, 'Bench');
   await writePasswordHash(app.db, user.id, await hashPassword(PASSWORD));
   const org = await createOrganization(app.db, { title: 'Bench' }, user.id);
@@ -76,7 +77,7 @@ async function seed(app: App): Promise<string> {
     await call(app, token, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/content`, { changes });
   }
   await call(app, token, 'POST', `/v1/spaces/${space.id}/change-requests/${cr.id}/merge`);
-  return space.id;
+  return { spaceId: space.id, token };
 }
 
 /**
@@ -164,7 +165,7 @@ export async function benchApp(): Promise<void> {
   const app = await buildApp({ config });
   let browser: Browser | null = null;
   try {
-    const spaceId = await seed(app);
+    const { spaceId, token } = await seed(app);
     await app.listen({ port, host: '127.0.0.1' });
     browser = await launchBrowser();
     if (!browser) throw new Error('no chromium: apt-get install -y chromium, or set CHROMIUM_PATH');
@@ -222,6 +223,17 @@ export async function benchApp(): Promise<void> {
     console.log(
       `| ${files.map((f) => f.name).join(', ')} | ${files.length} | ${rawKb.toFixed(1)} | ${gzipKb.toFixed(1)} | ${(gzipKb / GOAL_JS_KB).toFixed(2)} |`,
     );
+    const lines = await benchEditor({
+      app,
+      call: (method, path, body) => call(app, token, method, path, body),
+      browser,
+      session,
+      base,
+      spaceId,
+      opens: OPENS,
+      firstScreen: new Set(scripts.keys()),
+    });
+    for (const line of lines) console.log(line);
   } finally {
     await browser?.close();
     await app.close();

@@ -11,6 +11,7 @@ import { useCallback, useEffect, useId, useRef, useState } from 'react';
 import { Modal } from '../controls/Modal';
 import { AltTextDialog } from './AltTextDialog';
 import type { EditorActions } from './actions';
+import { CommentLayer } from './CommentLayer';
 import { Editor } from './Editor';
 import { LinkDialog } from './LinkDialog';
 import { FileUrls, imageAlt, imagesBlock, setImageAlt, uploadImage } from './media';
@@ -127,8 +128,10 @@ export function PageEditor({ pageId }: { pageId: string }) {
     withResolver: true,
   });
 
+  const [ready, setReady] = useState<TiptapEditor | null>(null);
   const onReady = useCallback((created: TiptapEditor) => {
     editor.current = created;
+    setReady(created);
   }, []);
 
   // Each image: uploaded, added to the change request (queued with the saves), then put in the body
@@ -226,7 +229,10 @@ export function PageEditor({ pageId }: { pageId: string }) {
           changed();
         }}
       />
-      <Editor initial={initial} onChange={changed} onReady={onReady} actions={actions} />
+      <div className="commented-editor">
+        <Editor initial={initial} onChange={changed} onReady={onReady} actions={actions} />
+        {ready ? <CommentLayer editor={ready} spaceId={spaceId} number={number} pageId={pageId} /> : null}
+      </div>
       {linking && editor.current ? <LinkDialog editor={editor.current} onClose={() => setLinking(false)} /> : null}
       {altFor ? (
         <AltTextDialog

@@ -3,10 +3,11 @@
  * (found or started), its content and pages, its batch edits (with `If-Match`), its reviewers.
  */
 import { queryOptions } from '@tanstack/react-query';
-import { request } from '../../api/client';
+import { request, requestAll } from '../../api/client';
 import type { Revision } from '../../api/types';
 import type { ChangeRequest } from '../change-requests/types';
 import type { PageDocument } from '../document/types';
+import type { PlacedComment } from './comment-targets';
 import type { BatchAnswer, Change, SendBatch } from './save-queue';
 
 const spacePath = (spaceId: string) => `/v1/spaces/${encodeURIComponent(spaceId)}`;
@@ -78,4 +79,31 @@ export function batchSender(spaceId: string, number: string): SendBatch {
 /** Asks `users` to review the change request (the official requested-reviewers operation). */
 export function requestReviewers(spaceId: string, number: string, users: string[]): Promise<unknown> {
   return request(`${crPath(spaceId, number)}/requested-reviewers`, { method: 'POST', body: { users } });
+}
+
+/** The change request's comments on one page, their bodies as Markdown (the markers beside blocks). */
+export const pageCommentsQuery = (spaceId: string, number: string, pageId: string) =>
+  queryOptions({
+    queryKey: [...crKey(spaceId, number), 'comments', 'page', pageId],
+    queryFn: ({ signal }) =>
+      requestAll<PlacedComment>(
+        `${crPath(spaceId, number)}/comments?targetPage=${encodeURIComponent(pageId)}&format=markdown`,
+        signal,
+      ),
+  });
+
+/** Posts a comment on the page (and block) of the change request. */
+export function postPageComment(
+  spaceId: string,
+  number: string,
+  target: { page: string; node?: string; markdown: string },
+): Promise<PlacedComment> {
+  return request<PlacedComment>(`${crPath(spaceId, number)}/comments`, {
+    method: 'POST',
+    body: {
+      body: { markdown: target.markdown },
+      page: target.page,
+      ...(target.node ? { node: target.node } : {}),
+    },
+  });
 }

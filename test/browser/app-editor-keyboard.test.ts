@@ -1,0 +1,205 @@
+/**
+ * Writing a page with the keyboard only, in a real browser over a real server: signing in, "Edit",
+ * the title and the body reached with Tab; a heading and a list by Markdown shortcuts, bold by
+ * `**…**`, a hint chosen in the "/" menu with the arrow keys and Enter; Ctrl+Z undoes; the page
+ * autosaves. Then a comment on selected text (Shift+arrows, Tab to "Comment"), which the change
+ * request stores on the page and the block, and whose marker appears beside that block. axe finds no
+ * serious or critical violation, the "/" menu open and the comment form open included.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
+import {
+  browserMissing,
+  checkAccessibility,
+  collectConsoleErrors,
+  collectCspViolations,
+  launchBrowser,
+} from '../helpers/browser.js';
+import { batch, newChangeRequest } from '../helpers/change-requests.js';
+import { freePort } from '../helpers/ports.js';
+import { givePassword, PASSWORD } from '../helpers/sessions.js';
+
+interface DocNode {
+  type?: string;
+  key?: string;
+  nodes?: DocNode[];
+  leaves?: { text: string; marks?: { type: string }[] }[];
+}
+const text = (nodes: DocNode[] = []): string =>
+  nodes.map((n) => (n.leaves ?? []).map((l) => l.text).join('') + text(n.nodes)).join(' ');
+
+/** Presses Tab until the focused element has `name` (its label or text): keyboard only. */
+async function tabTo(page: Page, name: string, limit = 40): Promise<void> {
+  const seen: string[] = [];
+  for (let i = 0; i < limit; i++) {
+    await page.keyboard.press('Tab');
+    const focused = await page.evaluate(() => {
+      const el = document.activeElement as HTMLElement | null;
+      if (!el || el === document.body) return '';
+      const labelled = (el as HTMLInputElement).labels?.[0]?.textContent;
+      return (el.getAttribute('aria-label') ?? labelled ?? el.textContent ?? '').trim();
+    });
+    if (focused === name) return;
+    seen.push(focused);
+  }
+  throw new Error(`Tab never reached "${name}" (went through: ${seen.join(' | ')})`);
+}
+
+describe.skipIf(browserMissing)('writing with the keyboard only', () => {
+  let h: Harness;
+  let browser: Browser;
+  let base: string;
+  let world: SpaceWorld;
+  let writer: TestUser;
+
+  beforeAll(async () => {
+    const port = await freePort();
+    base = `http://127.0.0.1:${port}`;
+    h = await createHarness({ publicUrl: base });
+    world = await h.space('Handbook');
+    const first = await newChangeRequest(world, 'Start');
+    const added = await batch(world, first.id, [
+      { operation: 'insert_page', title: 'Getting started', document: { markdown: 'Run the installer.' } },
+    ]);
+    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
+    const merged = await world.admin.client.post(`${world.base}/change-requests/${first.id}/merge`, {});
+    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
+    writer = await h.member(world.orgId, 'edit');
+    await givePassword(h.db, writer.user.id);
+    await h.app.listen({ port, host: '127.0.0.1' });
+    const launched = await launchBrowser();
+    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
+    browser = launched;
+  }, 180_000);
+  afterAll(async () => {
+    await browser?.close();
+    await h?.close();
+  });
+
+  async function accessible(page: Page, errors: string[], csp: string[]) {
+    const violations = await checkAccessibility(page);
+    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
+    expect(errors, 'console errors').toEqual([]);
+    expect(csp, 'CSP violations').toEqual([]);
+  }
+
+  it('writes, undoes and comments without the mouse', async () => {
+    const page = await browser.newPage();
+    const errors = collectConsoleErrors(page);
+    const csp = await collectCspViolations(page);
+    await page.goto(`${base}/s/${world.spaceId}`);
+    await page.getByLabel('Email').waitFor();
+    await tabTo(page, 'Email');
+    await page.keyboard.type(writer.user.email);
+    await tabTo(page, 'Password');
+    await page.keyboard.type(PASSWORD);
+    await page.keyboard.press('Enter');
+    await page.getByRole('heading', { level: 1, name: 'Getting started' }).waitFor();
+
+    await tabTo(page, 'Edit');
+    await page.keyboard.press('Enter');
+    const body = page.getByRole('textbox', { name: 'Page content' });
+    await body.waitFor();
+    const match = /\/s\/[^/]+\/~\/changes\/(\d+)\/edit\/([^/?]+)/.exec(page.url());
+    const [number, pageId] = [match?.[1] as string, match?.[2] as string];
+    const saved = page.getByRole('status').filter({ hasText: 'All changes saved' });
+
+    await tabTo(page, 'Page title');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('Keyboard guide');
+    await tabTo(page, 'Page content');
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('# Overview');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('- one item');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('Some **bold** words');
+    await page.keyboard.press('Enter');
+
+    // The "/" menu, with the arrows: down to "Hint", then Enter.
+    await page.keyboard.type('/');
+    const menu = page.getByRole('listbox', { name: 'Insert a block' });
+    await menu.waitFor();
+    await accessible(page, errors, csp);
+    const offered = await menu.getByRole('option').allTextContents();
+    const hint = offered.indexOf('Hint');
+    expect(hint).toBeGreaterThan(0);
+    for (let i = 0; i < hint; i++) await page.keyboard.press('ArrowDown');
+    expect(await menu.getByRole('option', { selected: true }).textContent()).toBe('Hint');
+    await page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'detached' });
+    await page.keyboard.type('Mind the gap');
+
+    // Undo takes back what was typed last (after a pause: the history groups quick typing).
+    await page.waitForTimeout(600);
+    await page.keyboard.type(' oops');
+    await body.getByText('Mind the gap oops').waitFor();
+    await page.keyboard.press('Control+z');
+    await body.getByText('Mind the gap oops').waitFor({ state: 'detached' });
+    await saved.waitFor();
+
+    const pageUrl = `${world.base}/change-requests/${number}/content/page/${pageId}`;
+    const stored = await writer.client.get(pageUrl);
+    expect(stored.status, JSON.stringify(stored.body)).toBe(200);
+    expect(stored.body.title).toBe('Keyboard guide');
+    const nodes = stored.body.document.nodes as DocNode[];
+    const types = nodes.map((n) => n.type);
+    expect(types.slice(0, 5)).toEqual(['paragraph', 'heading-1', 'list-unordered', 'paragraph', 'hint']);
+    const bold = nodes[3]?.nodes?.[0]?.leaves?.find((l) => l.text === 'bold');
+    expect(bold?.marks?.map((m) => m.type)).toEqual(['bold']);
+    expect(text(nodes.slice(4, 5))).toContain('Mind the gap');
+    expect(text(nodes)).not.toContain('oops');
+
+    // A comment on the selected words of the heading: Shift+arrows select, Tab reaches "Comment".
+    await body.locator('h2', { hasText: 'Overview' }).waitFor();
+    await page.keyboard.press('Control+Home');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('Shift+End');
+    await tabTo(page, 'Comment', 3);
+    await page.keyboard.press('Enter');
+    const form = page.getByRole('form', { name: 'Comment on the selection' });
+    await form.waitFor();
+    await page.keyboard.type('Is this the right heading?');
+    await accessible(page, errors, csp);
+    await tabTo(page, 'Post comment', 3);
+    await page.keyboard.press('Enter');
+    const marker = page.getByRole('button', { name: '1 comment on this block' });
+    await marker.waitFor();
+    await form.waitFor({ state: 'detached' });
+
+    // Stored on the page and on the heading, whose new key autosave wrote.
+    const comments = await writer.client.get(
+      `${world.base}/change-requests/${number}/comments?targetPage=${pageId}&format=markdown`,
+    );
+    expect(comments.status).toBe(200);
+    expect(comments.body.items).toHaveLength(1);
+    const [comment] = comments.body.items;
+    expect(comment.body.markdown).toContain('Overview');
+    expect(comment.body.markdown).toContain('Is this the right heading?');
+    expect(comment.target.page.id).toBe(pageId);
+    await saved.waitFor();
+    const after = await writer.client.get(pageUrl);
+    const heading = (after.body.document.nodes as DocNode[]).find((n) => n.type === 'heading-1');
+    expect(heading?.key).toBe(comment.target.node.id);
+
+    // The marker sits beside the heading and opens the thread.
+    const [markerBox, headingBox] = await Promise.all([
+      marker.boundingBox(),
+      body.locator('h2', { hasText: 'Overview' }).boundingBox(),
+    ]);
+    expect(Math.abs((markerBox?.y ?? 0) - (headingBox?.y ?? 1000))).toBeLessThan(24);
+    await marker.focus();
+    await page.keyboard.press('Enter');
+    await page.getByText('Is this the right heading?').waitFor();
+    await accessible(page, errors, csp);
+
+    // At 390 px the editor still works and still passes.
+    await page.setViewportSize({ width: 390, height: 800 });
+    await marker.waitFor();
+    await accessible(page, errors, csp);
+    await page.close();
+  }, 120_000);
+});
