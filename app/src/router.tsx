@@ -31,7 +31,8 @@ import { WebhooksScreen } from './features/webhooks/WebhooksScreen';
 import { lazyScreen } from './lazy';
 
 // The editor (TipTap and all) and the change request preview load only when opened.
-const EditorScreen = lazyScreen(() => import('./features/editor/EditorScreen'));
+const loadEditor = () => import('./features/editor/EditorScreen');
+const EditorScreen = lazyScreen(loadEditor);
 const PreviewScreen = lazyScreen(() => import('./features/editor/PreviewScreen'));
 
 const rootRoute = createRootRoute({ component: AppShell, notFoundComponent: NotFound });
@@ -129,12 +130,18 @@ export const changeRequestRoute = createRoute({
 const editRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/s/$spaceId/~/changes/$number/edit',
+  // The editor's chunk is fetched as the route matches, alongside the sign-in check, not after it
+  // (a failure is lazyScreen's to handle, when the screen renders).
+  loader: () => void loadEditor().catch(() => undefined),
   component: () => <EditorScreen />,
 });
 
 const editPageRoute = createRoute({
   getParentRoute: () => rootRoute,
   path: '/s/$spaceId/~/changes/$number/edit/$pageId',
+  // The editor's chunk is fetched as the route matches, alongside the sign-in check, not after it
+  // (a failure is lazyScreen's to handle, when the screen renders).
+  loader: () => void loadEditor().catch(() => undefined),
   component: () => <EditorScreen />,
 });
 

@@ -53,8 +53,8 @@ export function CommentLayer({
   pageId: string;
 }) {
   const client = useQueryClient();
-  const { data: comments = [] } = useQuery(pageCommentsQuery(spaceId, number, pageId));
-  const groups = useMemo(() => commentsByBlock(comments, pageId), [comments, pageId]);
+  const { data: comments } = useQuery(pageCommentsQuery(spaceId, number, pageId));
+  const groups = useMemo(() => commentsByBlock(comments ?? [], pageId), [comments, pageId]);
   const layer = useRef<HTMLDivElement>(null);
   const [placed, setPlaced] = useState<Placed[]>([]);
   const [openMarker, setOpenMarker] = useState<string | null>(null);
@@ -86,7 +86,8 @@ export function CommentLayer({
         top: dom ? dom.getBoundingClientRect().top - box.top : 0,
       });
     }
-    setPlaced(next);
+    // The same places: no new render (measuring runs after every edit).
+    setPlaced((current) => (JSON.stringify(current) === JSON.stringify(next) ? current : next));
   }, [editor, groups]);
   useLayoutEffect(() => {
     measure();

@@ -3,7 +3,7 @@
  * edit mode, the open page's editor, "Preview" and "Submit for review". Loaded lazily (its own
  * chunk, with TipTap): reading screens never download the editor.
  */
-import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
+import { useQuery, useQueryClient, useSuspenseQueries } from '@tanstack/react-query';
 import { Link, Navigate, useParams } from '@tanstack/react-router';
 import { Suspense, useMemo, useState } from 'react';
 import { changeRequestQuery } from '../change-requests/queries';
@@ -14,7 +14,7 @@ import { spaceQuery } from '../spaces/queries';
 import { ConflictDialog } from './ConflictDialog';
 import { EditPageTree } from './EditPageTree';
 import { PageEditor } from './PageEditor';
-import { batchSender, crContentQuery } from './queries';
+import { batchSender, crContentQuery, crPageQuery } from './queries';
 import { SubmitDialog } from './SubmitDialog';
 import type { SendBatch } from './save-queue';
 import { EditSessionProvider } from './session';
@@ -27,9 +27,12 @@ export default function EditorScreen() {
     pageId?: string;
   };
   const client = useQueryClient();
-  const { data: space } = useSuspenseQuery(spaceQuery(spaceId));
-  const { data: changeRequest } = useSuspenseQuery(changeRequestQuery(spaceId, number));
-  const { data: content } = useSuspenseQuery(crContentQuery(spaceId, number));
+  // Everything the screen reads is asked for at once, the open page's body too (observed here so
+  // that it is kept until its editor takes it): not one request after another.
+  useQuery({ ...crPageQuery(spaceId, number, pageId ?? ''), enabled: Boolean(pageId) });
+  const [{ data: space }, { data: changeRequest }, { data: content }] = useSuspenseQueries({
+    queries: [spaceQuery(spaceId), changeRequestQuery(spaceId, number), crContentQuery(spaceId, number)],
+  });
   const [submitting, setSubmitting] = useState(false);
 
   // Each save moves the change request: the cached one follows, so that the next visit starts

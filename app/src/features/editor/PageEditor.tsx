@@ -15,7 +15,7 @@ import { CommentLayer } from './CommentLayer';
 import { Editor } from './Editor';
 import { LinkDialog } from './LinkDialog';
 import { FileUrls, imageAlt, imagesBlock, setImageAlt, uploadImage } from './media';
-import { documentToEditor, editorToDocument } from './model';
+import { docToDocument, documentToEditor } from './model';
 import { crPageQuery, crPath } from './queries';
 import { ConflictError } from './save-queue';
 import { useEditSession } from './session';
@@ -71,7 +71,7 @@ export function PageEditor({ pageId }: { pageId: string }) {
           operation: 'update_page',
           page: pageId,
           ...(name ? { title: name } : {}),
-          document: { document: editorToDocument(body.getJSON()) },
+          document: { document: docToDocument(body.state.doc) },
         },
       ]);
       edits.current.saved = Math.max(edits.current.saved, version);
