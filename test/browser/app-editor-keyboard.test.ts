@@ -29,6 +29,15 @@ interface DocNode {
 const text = (nodes: DocNode[] = []): string =>
   nodes.map((n) => (n.leaves ?? []).map((l) => l.text).join('') + text(n.nodes)).join(' ');
 
+/** A person's pace (ms between keys): ProseMirror's input rules read each typed character. */
+const TYPING = { delay: 15 };
+
+/**
+ * Waits a frame: a caret moved by the browser (Ctrl+End, arrows) reaches ProseMirror through the
+ * `selectionchange` event, after the key; a person's next key never comes that soon.
+ */
+const settle = (page: Page) => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
+
 /** Presses Tab until the focused element has `name` (its label or text): keyboard only. */
 async function tabTo(page: Page, name: string, limit = 40): Promise<void> {
   const seen: string[] = [];
@@ -91,9 +100,9 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
     await page.goto(`${base}/s/${world.spaceId}`);
     await page.getByLabel('Email').waitFor();
     await tabTo(page, 'Email');
-    await page.keyboard.type(writer.user.email);
+    await page.keyboard.type(writer.user.email, TYPING);
     await tabTo(page, 'Password');
-    await page.keyboard.type(PASSWORD);
+    await page.keyboard.type(PASSWORD, TYPING);
     await page.keyboard.press('Enter');
     await page.getByRole('heading', { level: 1, name: 'Getting started' }).waitFor();
 
@@ -107,20 +116,28 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
 
     await tabTo(page, 'Page title');
     await page.keyboard.press('Control+A');
-    await page.keyboard.type('Keyboard guide');
+    await page.keyboard.type('Keyboard guide', TYPING);
     await tabTo(page, 'Page content');
+    // ProseMirror takes the focus (and its selection) a moment after the browser gives it.
+    await body.and(page.locator('.ProseMirror-focused')).waitFor();
+    // Each step waits for the editor to show the last one, as the eyes of a person typing do.
     await page.keyboard.press('Control+End');
+    await settle(page);
     await page.keyboard.press('Enter');
-    await page.keyboard.type('# Overview');
+    await page.keyboard.type('# Overview', TYPING);
+    await body.locator('h2', { hasText: 'Overview' }).waitFor();
     await page.keyboard.press('Enter');
-    await page.keyboard.type('- one item');
+    await page.keyboard.type('- one item', TYPING);
+    await body.locator('ul li', { hasText: 'one item' }).waitFor();
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
-    await page.keyboard.type('Some **bold** words');
+    await page.keyboard.type('Some **bold** words', TYPING);
+    await body.locator('p strong', { hasText: 'bold' }).waitFor();
     await page.keyboard.press('Enter');
+    expect(await body.locator('p').first().textContent()).toBe('Run the installer.');
 
     // The "/" menu, with the arrows: down to "Hint", then Enter.
-    await page.keyboard.type('/');
+    await page.keyboard.type('/', TYPING);
     const menu = page.getByRole('listbox', { name: 'Insert a block' });
     await menu.waitFor();
     await accessible(page, errors, csp);
@@ -131,11 +148,11 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
     expect(await menu.getByRole('option', { selected: true }).textContent()).toBe('Hint');
     await page.keyboard.press('Enter');
     await menu.waitFor({ state: 'detached' });
-    await page.keyboard.type('Mind the gap');
+    await page.keyboard.type('Mind the gap', TYPING);
 
     // Undo takes back what was typed last (after a pause: the history groups quick typing).
     await page.waitForTimeout(600);
-    await page.keyboard.type(' oops');
+    await page.keyboard.type(' oops', TYPING);
     await body.getByText('Mind the gap oops').waitFor();
     await page.keyboard.press('Control+z');
     await body.getByText('Mind the gap oops').waitFor({ state: 'detached' });
@@ -156,13 +173,17 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
     // A comment on the selected words of the heading: Shift+arrows select, Tab reaches "Comment".
     await body.locator('h2', { hasText: 'Overview' }).waitFor();
     await page.keyboard.press('Control+Home');
+    await settle(page);
     await page.keyboard.press('ArrowDown');
+    await settle(page);
     await page.keyboard.press('Shift+End');
+    await settle(page);
+    await page.getByRole('button', { name: 'Comment', exact: true }).waitFor();
     await tabTo(page, 'Comment', 3);
     await page.keyboard.press('Enter');
     const form = page.getByRole('form', { name: 'Comment on the selection' });
     await form.waitFor();
-    await page.keyboard.type('Is this the right heading?');
+    await page.keyboard.type('Is this the right heading?', TYPING);
     await accessible(page, errors, csp);
     await tabTo(page, 'Post comment', 3);
     await page.keyboard.press('Enter');
