@@ -7,7 +7,7 @@
 import { useSuspenseQuery } from '@tanstack/react-query';
 import { useBlocker } from '@tanstack/react-router';
 import type { Editor as TiptapEditor } from '@tiptap/core';
-import { useCallback, useEffect, useId, useRef, useState } from 'react';
+import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Modal } from '../controls/Modal';
 import { AltTextDialog } from './AltTextDialog';
 import type { EditorActions } from './actions';
@@ -21,6 +21,13 @@ import { ConflictError } from './save-queue';
 import { useEditSession } from './session';
 
 const SAVE_DELAY_MS = 600;
+
+/**
+ * The body, not rendered again when the status line changes: TipTap's useEditor re-applies its
+ * options on each render (`setOptions`, which sets the view's state again), which costs a long page
+ * time and could put the caret back where ProseMirror last read it, before a move it has not read yet.
+ */
+const Body = memo(Editor);
 
 /** Whether edits were made after the last one saved. */
 const unsaved = (edits: { version: number; saved: number }) => edits.version !== edits.saved;
@@ -159,7 +166,21 @@ export function PageEditor({ pageId }: { pageId: string }) {
       }
     }
   };
-  const actions: EditorActions = {
+  // One object for the editor's whole life (so that the memoized body is not rendered again), calling
+  // the latest of these.
+  const latestActions = useRef<EditorActions | null>(null);
+  const stableActions = useMemo<EditorActions>(
+    () => ({
+      pickImage: () => latestActions.current?.pickImage(),
+      openLink: () => latestActions.current?.openLink(),
+      onImages: (files, at) => latestActions.current?.onImages(files, at),
+      onError: (message) => latestActions.current?.onError(message),
+      fileUrl: async (fileId) => latestActions.current?.fileUrl(fileId),
+      editAlt: (fileId) => latestActions.current?.editAlt(fileId),
+    }),
+    [],
+  );
+  latestActions.current = {
     pickImage: () => filePicker.current?.click(),
     openLink: () => setLinking(true),
     onImages: (files, at) => void insertImages(files, at),
@@ -230,7 +251,7 @@ export function PageEditor({ pageId }: { pageId: string }) {
         }}
       />
       <div className="commented-editor">
-        <Editor initial={initial} onChange={changed} onReady={onReady} actions={actions} />
+        <Body initial={initial} onChange={changed} onReady={onReady} actions={stableActions} />
         {ready ? <CommentLayer editor={ready} spaceId={spaceId} number={number} pageId={pageId} /> : null}
       </div>
       {linking && editor.current ? <LinkDialog editor={editor.current} onClose={() => setLinking(false)} /> : null}
