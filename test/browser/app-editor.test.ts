@@ -85,11 +85,19 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     expect(mine.body.items.map((c: { number: number }) => String(c.number))).toEqual([number]);
     const pageUrl = `${world.base}/change-requests/${number}/content/page/${livePageId}`;
     const saved = page.getByRole('status').filter({ hasText: 'All changes saved' });
+    // A click, then Ctrl+End, as a person does: ProseMirror takes the focus (and reads its selection)
+    // a moment after the browser gives it; keys sent before would land where the click put the caret.
+    const frame = () => page.evaluate(() => new Promise<void>((done) => requestAnimationFrame(() => done())));
+    const toEnd = async () => {
+      await body.click();
+      await body.and(page.locator('.ProseMirror-focused')).waitFor();
+      await page.keyboard.press('Control+End');
+      await frame();
+    };
 
     // Title, a heading by "#", a list by "-", a code block from the "/" menu.
     await page.getByLabel('Page title').fill('Writing guide');
-    await body.click();
-    await page.keyboard.press('Control+End');
+    await toEnd();
     await page.keyboard.press('Enter');
     await page.keyboard.type('# Overview');
     await page.keyboard.press('Enter');
@@ -174,8 +182,7 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
 
     // Again, and "Keep mine" writes mine over theirs, on their revision.
     expect((await theirs('Their second title', 'Their second text.')).status).toBe(200);
-    await body.click();
-    await page.keyboard.press('Control+End');
+    await toEnd();
     await page.keyboard.type(' Mine.');
     await dialog.getByText('Their second text.').waitFor();
     takeRefusedSave(errors);
@@ -186,8 +193,7 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     expect(text(kept.body.document.nodes)).toContain('Their text. Mine.');
 
     // Undo works across saves: the typed words go, and that is saved too.
-    await body.click();
-    await page.keyboard.press('Control+End');
+    await toEnd();
     await page.keyboard.type(' Extra');
     await saved.waitFor();
     await page.keyboard.press('Control+z');
@@ -206,8 +212,7 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     // Page tree: a new page, moved up by the keyboard's menu, deleted and brought back by "Undo".
     // Going to another page saves what was just typed at once (no question asked).
     const tree = page.getByRole('navigation', { name: 'Pages of the change request' });
-    await body.click();
-    await page.keyboard.press('Control+End');
+    await toEnd();
     await page.keyboard.type(' Quick');
     await tree.getByRole('button', { name: 'New page' }).click();
     await page.waitForURL((url) => url.pathname.includes('/edit/') && !url.pathname.endsWith(livePageId));

@@ -96,10 +96,13 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     await optionFocused(page);
     await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Enter');
-    expect(await dialog.getByRole('combobox', { name: 'Visibility' }).textContent()).toContain('Unlisted');
+    const visibility = dialog.getByRole('combobox', { name: 'Visibility' });
+    expect(await visibility.textContent()).toContain('Unlisted');
+    // Radix gives the focus back to the trigger a moment after the choice: Tab only from there.
+    await expect.poll(() => visibility.evaluate((element) => element === document.activeElement)).toBe(true);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Space');
-    expect(await dialog.getByRole('checkbox', { name: 'Handbook' }).isChecked()).toBe(true);
+    await expect.poll(() => dialog.getByRole('checkbox', { name: 'Handbook' }).isChecked()).toBe(true);
     await quietAndAccessible('site-new');
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter'); // "Create site"

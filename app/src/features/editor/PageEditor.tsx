@@ -96,13 +96,18 @@ export function PageEditor({ pageId }: { pageId: string }) {
     }
   }, [queue, reportConflict, refreshTree, pageId, page.title]);
 
+  // `changed` keeps one identity while `save` changes with what it closes over (the page's title
+  // after each refetch): a new `changed` would render the memoized body again, and TipTap, given its
+  // options again, could put back a caret ProseMirror had not read yet (keys then landed elsewhere).
+  const latestSave = useRef(save);
+  latestSave.current = save;
   const changed = useCallback(() => {
     edits.current.version += 1;
     setStatus('unsaved');
     clearTimeout(timer.current);
     // Nothing is sent while a conflict waits for the person's choice.
-    if (!queue.stopped) timer.current = setTimeout(() => void save(), SAVE_DELAY_MS);
-  }, [save, queue]);
+    if (!queue.stopped) timer.current = setTimeout(() => void latestSave.current(), SAVE_DELAY_MS);
+  }, [queue]);
 
   // The session reaches this page to reload it or save it after a conflict.
   useEffect(() => {
