@@ -95,9 +95,10 @@ describe.skipIf(browserMissing)('administering sites, webhooks and the audit log
     await page.getByRole('option', { name: 'Public' }).waitFor();
     await optionFocused(page);
     await page.keyboard.press('ArrowDown');
+    await page.getByRole('option', { name: 'Unlisted' }).and(page.locator('[data-highlighted]')).waitFor();
     await page.keyboard.press('Enter');
     const visibility = dialog.getByRole('combobox', { name: 'Visibility' });
-    expect(await visibility.textContent()).toContain('Unlisted');
+    await expect.poll(() => visibility.textContent()).toContain('Unlisted');
     // Radix gives the focus back to the trigger a moment after the choice: Tab only from there.
     await expect.poll(() => visibility.evaluate((element) => element === document.activeElement)).toBe(true);
     await page.keyboard.press('Tab');

@@ -93,18 +93,22 @@ describe('job worker', () => {
 
   it('renews the lease of a long job so nobody else takes it', async () => {
     const k = kind();
-    const w = worker({ leaseMs: 150 });
-    w.register(k, () => new Promise((resolve) => setTimeout(resolve, 600)));
+    const w = worker({ leaseMs: 400 });
+    // The job runs until the test lets it end (a timed job could end unseen on a busy machine).
+    let finish = () => {};
+    w.register(k, () => new Promise<void>((resolve) => (finish = resolve)));
     w.start();
     try {
       const id = await enqueue(h.db, k, {});
       w.wake();
       await until(async () => (await jobRow(id)).state === 'running');
-      const deadline = Date.now() + 450;
+      // Three leases long: the worker must have renewed it, or the thief would get it.
+      const deadline = Date.now() + 1_200;
       while (Date.now() < deadline) {
         expect(await claimJob(h.db, 'thief', [k], 60_000)).toBeNull();
         await new Promise((resolve) => setTimeout(resolve, 40));
       }
+      finish();
       await until(async () => (await jobRow(id)).state === 'done');
       expect((await jobRow(id)).attempts).toBe(1);
     } finally {
