@@ -93,7 +93,9 @@ describe('job worker', () => {
 
   it('renews the lease of a long job so nobody else takes it', async () => {
     const k = kind();
-    const w = worker({ leaseMs: 400 });
+    // A lease of a second, renewed every third of it: a busy machine may delay a renewal by a few
+    // hundred milliseconds, and a thief in this same process would then take the job unfairly.
+    const w = worker({ leaseMs: 1_000 });
     // The job runs until the test lets it end (a timed job could end unseen on a busy machine).
     let finish = () => {};
     w.register(k, () => new Promise<void>((resolve) => (finish = resolve)));
@@ -102,8 +104,8 @@ describe('job worker', () => {
       const id = await enqueue(h.db, k, {});
       w.wake();
       await until(async () => (await jobRow(id)).state === 'running');
-      // Three leases long: the worker must have renewed it, or the thief would get it.
-      const deadline = Date.now() + 1_200;
+      // Two and a half leases long: the worker must have renewed it, or the thief would get it.
+      const deadline = Date.now() + 2_500;
       while (Date.now() < deadline) {
         expect(await claimJob(h.db, 'thief', [k], 60_000)).toBeNull();
         await new Promise((resolve) => setTimeout(resolve, 40));
@@ -112,6 +114,7 @@ describe('job worker', () => {
       await until(async () => (await jobRow(id)).state === 'done');
       expect((await jobRow(id)).attempts).toBe(1);
     } finally {
+      finish();
       await w.stop();
     }
   });
