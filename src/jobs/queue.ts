@@ -39,7 +39,9 @@ export async function enqueue(
       kind,
       payload: JSON.stringify(payload),
       state: 'queued',
-      run_at: options.runAt ? options.runAt.toISOString() : now,
+      // The clock, not `now`: nowIso() runs ahead of it after a burst of writes, and a job due
+      // "later" by that much would wait for the clock to catch up.
+      run_at: (options.runAt ?? new Date()).toISOString(),
       attempts: 0,
       locked_by: null,
       locked_until: null,
@@ -69,7 +71,9 @@ function leaseEnd(leaseMs: number): string {
 export async function claimJob(db: Db, workerId: string, kinds: string[], leaseMs: number): Promise<JobRow | null> {
   if (kinds.length === 0) return null;
   const claim = async (q: Kysely<Database>): Promise<JobRow | 'none' | 'lost'> => {
-    const now = nowIso();
+    // Compared with run_at and with leases (both on the clock, leaseEnd): not nowIso(), which runs
+    // ahead of the clock after a burst of writes and would take a running job's lease for lapsed.
+    const now = new Date().toISOString();
     const candidate = await forUpdateSkipLocked(
       db,
       q.selectFrom('jobs').select('id').where('kind', 'in', kinds).where(claimable(now)).orderBy('run_at').limit(1),

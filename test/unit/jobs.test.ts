@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { claimJob, enqueue, heartbeat, MAX_ATTEMPTS } from '../../src/jobs/queue.js';
 import { JobWorker } from '../../src/jobs/worker.js';
 import { newId } from '../../src/lib/ids.js';
+import { nowIso } from '../../src/lib/time.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 
 let h: Harness;
@@ -89,6 +90,17 @@ describe('job worker', () => {
     } finally {
       await w.stop();
     }
+  });
+
+  it('claims due jobs and keeps leases on the clock, even after a burst ran the stamps ahead of it', async () => {
+    // 20,000 stamps in a burst put nowIso() ~20 s ahead of the clock (it never goes back).
+    for (let i = 0; i < 20_000; i++) nowIso();
+    const k = kind();
+    const id = await enqueue(h.db, k, {});
+    const claimed = await claimJob(h.db, 'first', [k], 5_000);
+    expect(claimed?.id).toBe(id);
+    // Its lease runs 5 s on the clock: not over for a claimer that reads the clock.
+    expect(await claimJob(h.db, 'second', [k], 5_000)).toBeNull();
   });
 
   it('renews the lease of a long job so nobody else takes it', async () => {
