@@ -130,7 +130,18 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
     await page.keyboard.type('- one item', TYPING);
     await body.locator('ul li', { hasText: 'one item' }).waitFor();
     await page.keyboard.press('Enter');
+    await settle(page);
     await page.keyboard.press('Enter');
+    // Out of the list: the caret is in a paragraph of its own, in no list item and no heading.
+    await expect
+      .poll(() =>
+        page.evaluate(() => {
+          const node = getSelection()?.anchorNode;
+          const element = node instanceof Element ? node : node?.parentElement;
+          return element?.closest('p') !== null && element?.closest('li, h2, h3, h4') === null;
+        }),
+      )
+      .toBe(true);
     await page.keyboard.type('Some **bold** words', TYPING);
     await body.locator('p strong', { hasText: 'bold' }).waitFor();
     await page.keyboard.press('Enter');

@@ -3,7 +3,7 @@
  * (node:crypto parses certificates but does not make them, and no certificate library is a
  * dependency): enough for an identity provider of the tests to sign with.
  */
-import { createSign, generateKeyPairSync, type KeyObject, X509Certificate } from 'node:crypto';
+import { createSign, generateKeyPairSync, type KeyObject, randomBytes, X509Certificate } from 'node:crypto';
 
 function length(n: number): Buffer {
   if (n < 0x80) return Buffer.from([n]);
@@ -33,6 +33,17 @@ const utf8 = (text: string) => tlv(0x0c, Buffer.from(text, 'utf8'));
 const time = (date: Date) => tlv(0x17, Buffer.from(`${date.toISOString().slice(2, 19).replace(/[-T:]/g, '')}Z`));
 const SHA256_RSA = seq(oid('1.2.840.113549.1.1.11'), Buffer.from([0x05, 0x00]));
 
+/**
+ * A positive serial number of 8 random bytes whose first is not 0: DER wants an INTEGER's shortest
+ * form, and a leading zero byte before one without its high bit (1 in 128 of the random serials this
+ * helper made before) made the certificate unreadable.
+ */
+function serialNumber(): Buffer {
+  const bytes = randomBytes(8);
+  bytes[0] = ((bytes[0] as number) & 0x7f) | 0x01;
+  return bytes;
+}
+
 export interface TestKeyPair {
   privateKey: KeyObject;
   /** The self-signed certificate, PEM. */
@@ -48,14 +59,7 @@ export function selfSignedKeyPair(commonName = 'Test IdP'): TestKeyPair {
   const now = Date.now();
   const tbs = seq(
     tlv(0xa0, int(Buffer.from([2]))),
-    int(
-      Buffer.from(
-        Math.floor(Math.random() * 2 ** 31)
-          .toString(16)
-          .padStart(8, '0'),
-        'hex',
-      ),
-    ),
+    int(serialNumber()),
     SHA256_RSA,
     name,
     seq(time(new Date(now - 86_400_000)), time(new Date(now + 365 * 86_400_000))),
