@@ -43,7 +43,7 @@ import type {
   TranslationSettingsTable,
 } from './schema/openapi.js';
 import type { ChangeRequestReviewsTable, CommentReactionsTable, CommentsTable } from './schema/reviews.js';
-import type { SearchIndexStateTable, SearchPassagesTable } from './schema/search.js';
+import type { SearchCjkPairsTable, SearchIndexStateTable, SearchPassagesTable } from './schema/search.js';
 import type { PasswordResetsTable, SessionsTable, SignInFailuresTable, UserPasswordsTable } from './schema/sessions.js';
 import type {
   CustomHostnamesTable,
@@ -117,6 +117,7 @@ export interface Database {
   change_request_reviewers: ChangeRequestReviewersTable;
   search_passages: SearchPassagesTable;
   search_index_state: SearchIndexStateTable;
+  search_cjk_pairs: SearchCjkPairsTable;
   git_sync: GitSyncTable;
   revision_git: RevisionGitTable;
   idempotency_keys: IdempotencyKeysTable;

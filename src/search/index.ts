@@ -9,7 +9,7 @@
  *   or older (a database that predates the index, a failed reindex) before a search reads it.
  * - {@link search} ranks passages of the given spaces by words; {@link searchInside} finds those
  *   holding a term inside a word or in text without spaces (the trigram index of migration 0025:
- *   `pg_trgm`, FTS5 `trigram`). Both read passages of the given spaces only, and only those of each
+ *   `pg_trgm`, FTS5 `trigram`; CJK pairs of letters through `search_cjk_pairs`, 0032). Both read passages of the given spaces only, and only those of each
  *   space's current live revision of a space that is not deleted. Which spaces a caller may read is decided
  *   by the caller (the permission resolver), never here.
  */
@@ -22,9 +22,11 @@ import { dialectOf } from '../db/dialect.js';
 import type { SearchPassagesTable, SpaceRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
 import { splitSections } from './passages.js';
-import { isCjk, MIN_SUBSTRING, queryTerms } from './terms.js';
+import { cjkPairsOf, isCjk, isCjkPair, MIN_SUBSTRING, queryTerms } from './terms.js';
 
 const INSERT_CHUNK = 200;
+/** Pair rows per insert: two parameters each, well under both databases' parameter limits. */
+const PAIR_CHUNK = 2000;
 const ID_CHUNK = 500;
 
 /** One ranked passage. */
@@ -68,12 +70,38 @@ export async function indexSpace(db: Db, spaceId: string): Promise<void> {
     const rows = await passageRows(trx, space);
     await trx.deleteFrom('search_passages').where('space_id', '=', space.id).execute();
     for (let i = 0; i < rows.length; i += INSERT_CHUNK) {
-      await trx
+      const chunk = rows.slice(i, i + INSERT_CHUNK);
+      const inserted = await trx
         .insertInto('search_passages')
-        .values(rows.slice(i, i + INSERT_CHUNK))
+        .values(chunk)
+        .returning(['id', 'page_id', 'section'])
         .execute();
+      await insertPairs(trx, chunk, inserted);
     }
   });
+}
+
+/** Records the CJK letter pairs of passages just inserted (matched to their ids by page and section). */
+async function insertPairs(
+  db: Db,
+  passages: Array<{ page_id: string; section: number; page_title: string; heading: string | null; body: string }>,
+  inserted: Array<{ id: number | string; page_id: string; section: number | string }>,
+): Promise<void> {
+  const ids = new Map(inserted.map((row) => [`${row.section} ${row.page_id}`, Number(row.id)]));
+  const pairs = passages.flatMap((passage) => {
+    const id = ids.get(`${passage.section} ${passage.page_id}`);
+    if (id === undefined) throw new Error(`passage ${passage.page_id}#${passage.section} was not inserted`);
+    return cjkPairsOf(passage.page_title, passage.heading ?? '', passage.body).map((pair) => ({
+      pair,
+      passage_id: id,
+    }));
+  });
+  for (let i = 0; i < pairs.length; i += PAIR_CHUNK) {
+    await db
+      .insertInto('search_cjk_pairs')
+      .values(pairs.slice(i, i + PAIR_CHUNK))
+      .execute();
+  }
 }
 
 async function passageRows(db: Db, space: SpaceRow) {
@@ -195,7 +223,8 @@ const PASSAGE_TEXT = sql.raw(`(p.page_title || ' ' || coalesce(p.heading, '') ||
 /**
  * Passages of the live revisions of `spaceIds` holding any of `terms` as a substring (case and, on
  * SQLite, diacritics folded): terms of {@link MIN_SUBSTRING}+ letters through the trigram index,
- * shorter CJK terms by a scan of the spaces' passages. Best first by how many terms they hold
+ * CJK pairs of letters through the pairs index, one-letter CJK terms by a scan of the spaces'
+ * passages. Best first by how many terms they hold
  * (bm25 on SQLite's trigram index); `rank` is that count or that bm25. Terms must be letters and digits (searchTerms).
  */
 export async function searchInside(db: Db, options: SearchOptions): Promise<Passage[]> {
@@ -215,36 +244,58 @@ async function insideChunk(db: Db, spaceIds: string[], terms: string[], limit: n
   const live = sql`join spaces s on s.id = p.space_id and s.revision_id = p.revision_id and s.deleted_at is null`;
   const postgres = dialectOf(db) === 'postgres';
   const like = postgres ? sql`ilike` : sql`like`;
-  const holds = terms.map((t) => sql`${PASSAGE_TEXT} ${like} ${`%${t}%`}`);
+  // CJK pairs through their own index; other terms as substrings of the passage's text.
+  const pairs = terms.filter(isCjkPair);
+  const others = terms.filter((t) => !isCjkPair(t));
+  const long = others.filter((t) => t.length >= MIN_SUBSTRING);
+  const holdsText = (t: string) => sql`${PASSAGE_TEXT} ${like} ${`%${t}%`}`;
+  const holdsPair = (t: string) =>
+    sql`exists (select 1 from search_cjk_pairs c where c.pair = ${t} and c.passage_id = p.id)`;
+  const holds = (t: string) => (isCjkPair(t) ? holdsPair(t) : holdsText(t));
   const count = sql.join(
-    holds.map((h) => sql`(case when ${h} then 1 else 0 end)`),
+    terms.map((t) => sql`(case when ${holds(t)} then 1 else 0 end)`),
     sql` + `,
   );
-  const long = terms.filter((t) => t.length >= MIN_SUBSTRING);
   let rows: PassageRow[];
   if (postgres || long.length < terms.length) {
-    // One scan: PostgreSQL's trigram index serves the ilike; short CJK terms need the scan anyway.
+    // Which passages: those holding a pair (its index), or a term as a substring (PostgreSQL's
+    // trigram index serves the ilike; SQLite's trigram table; a one-letter CJK term is scanned for).
+    const found = [
+      ...(pairs.length > 0
+        ? [sql`p.id in (select c.passage_id from search_cjk_pairs c where c.pair in (${sql.join(pairs)}))`]
+        : []),
+      ...(postgres
+        ? others.map(holdsText)
+        : [
+            ...(long.length > 0
+              ? [sql`p.id in (select rowid from search_trigram where search_trigram match ${trigramMatch(long)})`]
+              : []),
+            ...others.filter((t) => t.length < MIN_SUBSTRING).map(holdsText),
+          ]),
+    ];
     const result = await sql<PassageRow>`
       select ${COLUMNS}, ${count} as rank
       from search_passages p ${live}
-      where p.space_id in (${ids}) and (${sql.join(holds, sql` or `)})
+      where p.space_id in (${ids}) and (${sql.join(found, sql` or `)})
       order by rank desc, p.id
       limit ${limit}`.execute(db);
     rows = result.rows;
   } else {
-    // FTS5 trigram: a quoted term matches as a substring; quoting keeps query syntax out.
-    // Ranked by bm25 alone: counting each term's LIKE on every match would cost more than it sorts.
-    const match = long.map((t) => `"${t}"`).join(' OR ');
+    // FTS5 trigram alone: ranked by bm25, as counting each term's LIKE on every match would cost
+    // more than it sorts.
     const result = await sql<PassageRow>`
       select ${COLUMNS}, -bm25(search_trigram, 8.0, 4.0, 1.0) as rank
       from search_trigram join search_passages p on p.id = search_trigram.rowid ${live}
-      where search_trigram match ${match} and p.space_id in (${ids})
+      where search_trigram match ${trigramMatch(long)} and p.space_id in (${ids})
       order by rank desc, p.id
       limit ${limit}`.execute(db);
     rows = result.rows;
   }
   return rows.map(toPassage);
 }
+
+/** An FTS5 trigram query for any of `terms`: a quoted term matches as a substring; quoting keeps query syntax out. */
+const trigramMatch = (terms: string[]) => terms.map((t) => `"${t}"`).join(' OR ');
 
 function toPassage(r: PassageRow): Passage {
   return {

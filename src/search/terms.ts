@@ -105,14 +105,40 @@ export function searchTerms(text: string): string[] {
   const terms = new Set<string>();
   for (const word of words(text)) {
     if (isCjk(word)) {
-      if (word.length <= 2) terms.add(word);
-      for (let i = 0; i + 2 <= word.length; i++) terms.add(word.slice(i, i + 2));
+      if ([...word].length === 1) terms.add(word);
+      for (const pair of letterPairs(word)) terms.add(pair);
     } else if (!STOP_WORDS.has(word) && (word.length >= 2 || /\d/.test(word))) {
       terms.add(word);
     }
     if (terms.size >= MAX_TERMS) break;
   }
   return [...terms].slice(0, MAX_TERMS);
+}
+
+/** The overlapping pairs of letters of a word ("安装服务器" → 安装, 装服, 服务, 务器), by code point. */
+export function letterPairs(word: string): string[] {
+  const letters = [...word];
+  const pairs: string[] = [];
+  for (let i = 0; i + 2 <= letters.length; i++) pairs.push(`${letters[i]}${letters[i + 1]}`);
+  return pairs;
+}
+
+/** Whether `term` is one pair of letters of a CJK run: found through the pairs a passage holds ({@link cjkPairsOf}). */
+export function isCjkPair(term: string): boolean {
+  return isCjk(term) && [...term].length === 2;
+}
+
+/**
+ * The distinct pairs of letters of the CJK words of `texts` (normalized as search terms are): a
+ * passage holds a pair term of {@link searchTerms} exactly when the pair is among these, so they
+ * can be indexed as words are (src/search/index.ts) instead of scanning every passage.
+ */
+export function cjkPairsOf(...texts: string[]): string[] {
+  const pairs = new Set<string>();
+  for (const text of texts) {
+    for (const word of words(text)) if (isCjk(word)) for (const pair of letterPairs(word)) pairs.add(pair);
+  }
+  return [...pairs];
 }
 
 /** Shortest term matched inside words (`stal` in "install"); CJK terms match anywhere at any length. */

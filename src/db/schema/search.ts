@@ -30,3 +30,12 @@ export interface SearchIndexStateTable {
   revision_id: string;
   indexed_at: string;
 }
+
+/**
+ * The pairs of letters of the CJK words a passage holds (migration 0032): what a CJK search looks
+ * up instead of scanning passages (src/search/terms.ts `cjkPairsOf`).
+ */
+export interface SearchCjkPairsTable {
+  pair: string;
+  passage_id: number;
+}
