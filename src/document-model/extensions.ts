@@ -6,7 +6,8 @@
  * copying and pasting inside the editor keeps them.
  */
 import { type AnyExtension, getSchema, Mark, mergeAttributes, Node } from '@tiptap/core';
-import type { Schema, TagParseRule } from '@tiptap/pm/model';
+import type { Schema } from '@tiptap/pm/model';
+import { jsonAttribute, keepNulls } from './html-attrs.js';
 import {
   BLOCK_ATOM,
   BLOCKS,
@@ -17,49 +18,9 @@ import {
   MARKS,
   VOID_INLINES,
 } from './registry.js';
-import { sameJson } from './types.js';
+import { tableExtensions } from './table-nodes.js';
 
 type Attrs = Record<string, unknown>;
-
-function parseJson(value: string | null): unknown {
-  if (value === null) return null;
-  try {
-    return JSON.parse(value);
-  } catch {
-    return null;
-  }
-}
-
-/** An attribute holding JSON, mirrored in `data-<name>`; `split: false` for identities (a split does not copy it). */
-function jsonAttribute(name: string, fallback: unknown = null, split = true) {
-  const html = `data-${name.toLowerCase()}`;
-  return {
-    default: fallback,
-    keepOnSplit: split,
-    // Absent: null, so ProseMirror gives the default and a parse rule's own attributes stand.
-    parseHTML: (element: HTMLElement) => parseJson(element.getAttribute(html)),
-    // Left out when the default; null written as "null" when the default is not (see keepNulls).
-    renderHTML: (attrs: Attrs) => (sameJson(attrs[name], fallback) ? {} : { [html]: JSON.stringify(attrs[name]) }),
-  };
-}
-
-const JSON_ATTRIBUTES = ['key', 'data', 'extra', 'json', 'props'];
-
-/**
- * Parse rules that keep an attribute written as "null": TipTap drops an attribute parsed as null
- * (its default then applies), not one a rule's `getAttrs` gives.
- */
-function keepNulls(rules: TagParseRule[]): TagParseRule[] {
-  return rules.map((rule) => ({
-    ...rule,
-    getAttrs: (element: HTMLElement) => {
-      const own = rule.getAttrs ? rule.getAttrs(element) : null;
-      if (own === false) return false;
-      const nulls = JSON_ATTRIBUTES.filter((name) => element.getAttribute(`data-${name}`) === 'null');
-      return { ...Object.fromEntries(nulls.map((name) => [name, null])), ...(own ?? {}) };
-    },
-  }));
-}
 
 /** `key`, `data` and `extra` (every other property of the object but its type and children). */
 function formatAttributes(data: unknown = null, extra: unknown = null) {
@@ -285,6 +246,7 @@ export const extensions: AnyExtension[] = [
   }),
   fragmentNode(EXPANDABLE.title, 'expandable-title', 'paragraph'),
   fragmentNode(EXPANDABLE.body, 'expandable-body', 'block+'),
+  ...tableExtensions,
   blockAtom,
   textNode,
   ...VOID_INLINES.map((spec) => voidInline(spec.name, spec.type)),

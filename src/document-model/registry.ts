@@ -79,12 +79,23 @@ export const BLOCKS: BlockSpec[] = [
   { type: 'openapi-operation', name: 'openapiOperation', kind: 'void', block: true, extra: VOID },
   { type: 'openapi-schemas', name: 'openapiSchemas', kind: 'void', block: true, extra: VOID },
   { type: 'openapi-webhook', name: 'openapiWebhook', kind: 'void', block: true, extra: VOID },
-  // Its cells (fragments keyed by records × columns) ride along in `extra` until the editor edits them.
-  { type: 'table', name: 'table', kind: 'void', block: true, extra: { isVoid: true, fragments: [] } },
 ];
 
 /** The expandable block keeps its two fragments (title, body) as two editable children. */
 export const EXPANDABLE = { type: 'expandable', name: 'expandable', title: 'expandableTitle', body: 'expandableBody' };
+
+/**
+ * The table block is edited cell by cell (table.ts): a table of rows of header cells and cells, a
+ * value the editor keeps as data in a `tableValue`.
+ */
+export const TABLE = {
+  type: 'table',
+  name: 'table',
+  row: 'tableRow',
+  header: 'tableHeader',
+  cell: 'tableCell',
+  value: 'tableValue',
+} as const;
 
 /** Void inlines of the format (`isVoid: true`, no children). */
 export const VOID_INLINES: Array<{ type: string; name: string }> = [

@@ -2,7 +2,8 @@
 import { elementFromAttrs, isObject, type Value } from './attrs.js';
 import { documentSchema } from './extensions.js';
 import { textblockInlines } from './inlines.js';
-import { BLOCK_ATOM, blockByName, EXPANDABLE } from './registry.js';
+import { BLOCK_ATOM, blockByName, EXPANDABLE, TABLE } from './registry.js';
+import { tableToDocument } from './table.js';
 import { type Document, DocumentModelError, type DocumentNode, type EditorNode } from './types.js';
 
 /** 1–3, whatever a pasted or scripted attribute says. */
@@ -19,6 +20,7 @@ function blockToDocument(node: EditorNode, path: string): Value {
     }));
     return elementFromAttrs('block', EXPANDABLE.type, node.attrs, { fragments });
   }
+  if (node.type === TABLE.name) return tableToDocument(node, path, children);
   const spec = blockByName.get(node.type);
   if (!spec) throw new DocumentModelError(path, `the editor node "${node.type}" is not a block of the format`);
   const type = spec.name === 'heading' ? `heading-${headingLevelOf(node.attrs?.level)}` : spec.type;

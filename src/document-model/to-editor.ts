@@ -8,7 +8,8 @@ import type { NodeType, Schema } from '@tiptap/pm/model';
 import { formatAttrs, isObject, type Value } from './attrs.js';
 import { documentSchema } from './extensions.js';
 import { canonicalInlines, inlinesToEditor } from './inlines.js';
-import { BLOCK_ATOM, blockByType, EXPANDABLE, headingLevel } from './registry.js';
+import { BLOCK_ATOM, blockByType, EXPANDABLE, headingLevel, TABLE } from './registry.js';
+import { tableToEditor } from './table.js';
 import { type Document, type EditorNode, sameJson } from './types.js';
 import { assertWellFormed } from './well-formed.js';
 
@@ -62,6 +63,10 @@ function expandableToEditor(schema: Schema, node: Value): EditorNode | null {
 export function blockToEditor(schema: Schema, node: Value): EditorNode {
   const type = String(node.type);
   if (type === EXPANDABLE.type) return expandableToEditor(schema, node) ?? blockAtom(node);
+  if (type === TABLE.type) {
+    const cells = (cell: NodeType, nodes: unknown) => blockChildren(schema, cell, nodes);
+    return tableToEditor(schema, node, cells) ?? blockAtom(node);
+  }
   const level = headingLevel(type);
   const spec = level > 0 ? blockByType.get('heading') : blockByType.get(type);
   if (!spec || type === 'heading') return blockAtom(node);

@@ -6,6 +6,7 @@
  * `isVoid` where optional, optional `data` fields) come and go; depth and widths stay small.
  */
 import fc from 'fast-check';
+import { tableArbitrary } from './table-arbitrary.js';
 
 type Arb = fc.Arbitrary<unknown>;
 const str = fc.string({ maxLength: 6 });
@@ -255,44 +256,9 @@ const prompt = element('block', 'prompt', {
   nodes: code().map((c) => [c]),
 });
 
-/** A table: columns, records whose text cells name fragments, and those fragments. */
+/** A table (table-arbitrary.ts), its text cells' fragments holding paragraphs. */
 function table(depth: number): Arb {
-  return fc
-    .record({
-      columns: small(id, 1),
-      rows: small(id),
-      cards: fc.boolean(),
-      key: fc.option(id, { nil: undefined }),
-      cell: paragraph(depth - 1),
-    })
-    .map(({ columns, rows, cards, key, cell }) => {
-      const cols = [...new Set(columns)];
-      const recs = [...new Set(rows)];
-      const fragments = recs.flatMap((r) =>
-        cols.map((c) => ({ object: 'fragment', fragment: `${r}-${c}`, nodes: [cell] })),
-      );
-      return {
-        object: 'block',
-        type: 'table',
-        ...(key ? { key } : {}),
-        isVoid: true,
-        data: {
-          view: cards
-            ? { type: 'cards', columns: cols, cardSize: 'medium' }
-            : { type: 'grid', columns: cols, hideHeader: false },
-          records: Object.fromEntries(
-            recs.map((r, i) => [
-              r,
-              { orderIndex: String(i), values: Object.fromEntries(cols.map((c) => [c, `${r}-${c}`])) },
-            ]),
-          ),
-          definition: Object.fromEntries(
-            cols.map((c) => [c, { id: c, title: c, type: 'text', textAlignment: 'left' }]),
-          ),
-        },
-        fragments,
-      };
-    });
+  return tableArbitrary({ cell: paragraph(depth - 1), ref, imageRef: fc.oneof(refFile, refUrl), id, str });
 }
 
 function expandable(depth: number): Arb {
