@@ -19,6 +19,7 @@ import { docToDocument, documentToEditor } from './model';
 import { crPageQuery, crPath } from './queries';
 import { ConflictError } from './save-queue';
 import { useEditSession } from './session';
+import { TableTools } from './TableTools';
 
 const SAVE_DELAY_MS = 600;
 
@@ -229,6 +230,7 @@ export function PageEditor({ pageId }: { pageId: string }) {
             if (files.length) void insertImages(files, null);
           }}
         />
+        {ready ? <TableTools editor={ready} /> : null}
         {uploading > 0 ? (
           <p role="status" className="muted">
             Uploading the image…

@@ -6,7 +6,7 @@
 import type { Editor, Range } from '@tiptap/core';
 import { editorActions } from './actions';
 import { documentToEditor } from './model';
-import { atCommand as chain, emptyTable, turnIntoCodeBlock } from './writing';
+import { caretInFirstCell, atCommand as chain, emptyTable, turnIntoCodeBlock } from './writing';
 
 export interface BlockChoice {
   title: string;
@@ -64,8 +64,12 @@ export const BLOCKS: BlockChoice[] = [
     title: 'Table',
     keywords: ['grid', 'rows', 'columns'],
     node: 'table',
-    // The model edits a table as a whole for now: a 2 × 2 one, its cells kept in the Document format.
-    run: (e, r) => chain(e, r).insertContent(emptyTable(documentToEditor)).run(),
+    // A 2 × 2 table of text columns under a header row, the caret in its first cell.
+    run: (e, r) =>
+      chain(e, r)
+        .insertContent(emptyTable(documentToEditor))
+        .command(({ tr }) => caretInFirstCell(tr, r.from))
+        .run(),
   },
   {
     title: 'Image',

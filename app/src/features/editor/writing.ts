@@ -37,7 +37,7 @@ export function turnIntoCodeBlock(state: EditorState, tr: Transaction, from: num
   return true;
 }
 
-/** The model's node for a table made in the editor: two columns, two rows, empty cells. */
+/** The model's node for a table made in the editor: two text columns, two rows, empty cells. */
 export function emptyTable(toEditor: (document: never) => JSONContent): JSONContent {
   const columns = ['a', 'b'];
   const rows = ['r1', 'r2'];
@@ -63,6 +63,22 @@ export function emptyTable(toEditor: (document: never) => JSONContent): JSONCont
     ),
   };
   return toEditor({ object: 'document', data: {}, nodes: [table] } as never).content?.[0] ?? { type: 'paragraph' };
+}
+
+/**
+ * Puts the caret in the first body cell (the first cell after the header row) of the table that
+ * starts at or after `from`: where a person inserting a table types first.
+ */
+export function caretInFirstCell(tr: Transaction, from: number): boolean {
+  let cell = -1;
+  tr.doc.nodesBetween(Math.max(0, from - 1), tr.doc.content.size, (node, pos) => {
+    if (cell >= 0) return false;
+    if (node.type.name === 'tableCell') cell = pos;
+    return node.type.name !== 'tableCell';
+  });
+  if (cell < 0) return false;
+  tr.setSelection(TextSelection.near(tr.doc.resolve(cell + 1)));
+  return true;
 }
 
 /** Deletes the typed "/" command and runs `command` there, as one step of the history. */
