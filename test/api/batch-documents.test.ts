@@ -44,6 +44,29 @@ describe('JSON document bodies and the editor model', () => {
         { seed: 34, numRuns: 4 },
       ) as Array<Record<string, unknown>>),
       doc({ object: 'block', type: 'future-block', key: 'k', data: { x: [1] }, nodes: [paragraph(text('kept'))] }),
+      // A table the editor edits cell by cell: a text, a number, a users and a hidden column.
+      doc({
+        object: 'block',
+        type: 'table',
+        isVoid: true,
+        data: {
+          view: { type: 'grid', columns: ['n', 'q', 'u'], hideHeader: false, columnWidths: { n: 40 } },
+          records: {
+            b: { orderIndex: 'a1', values: { n: 'b-n', q: 2, u: ['u1'], h: true } },
+            a: { orderIndex: 'a0', values: { n: 'a-n', q: 1.5, u: [] } },
+          },
+          definition: {
+            n: { id: 'n', title: 'Name', type: 'text', textAlignment: 'left' },
+            q: { id: 'q', title: 'Qty', type: 'number' },
+            u: { id: 'u', title: 'Owner', type: 'users', multiple: false },
+            h: { id: 'h', title: 'Hidden', type: 'checkbox' },
+          },
+        },
+        fragments: [
+          { object: 'fragment', fragment: 'b-n', nodes: [paragraph(text('Bolt'))] },
+          { object: 'fragment', fragment: 'a-n', nodes: [paragraph(text('Anchor'))] },
+        ],
+      }),
     ];
     const res = await batch(
       ctx,
