@@ -95,7 +95,9 @@ export async function benchAutosave(
         'if-match': `"${revision}"`,
       },
       body: JSON.stringify({
-        changes: [{ operation: 'update_page', page: pageId, document: { markdown: `${pageMarkdown(i)}\nDraft ${i}.\n` } }],
+        changes: [
+          { operation: 'update_page', page: pageId, document: { markdown: `${pageMarkdown(i)}\nDraft ${i}.\n` } },
+        ],
       }),
     });
     const body = await response.json();
@@ -144,7 +146,9 @@ export async function readStorage(db: Db, postgres: boolean): Promise<StorageRea
   let bytes = 0;
   for (const [table, names] of columns) {
     if (table === 'kysely_migration' || table === 'kysely_migration_lock') continue;
-    const length = names.map((c) => (postgres ? `coalesce(octet_length("${c}"),0)` : `coalesce(length(cast("${c}" as blob)),0)`));
+    const length = names.map((c) =>
+      postgres ? `coalesce(octet_length("${c}"),0)` : `coalesce(length(cast("${c}" as blob)),0)`,
+    );
     const row = await sql<{ n: number; b: number | string | null }>`
       select count(*) as n, sum(${sql.raw(length.join(' + '))}) as b from ${sql.id(table)}`.execute(db);
     rows += Number(row.rows[0]?.n ?? 0);

@@ -2,59 +2,27 @@
  * The revision store. A revision is an immutable snapshot of a space's content: the page tree,
  * the files and the reusable contents, with its parent revisions.
  *
- * Sharing: page versions are content-addressed (`page_versions.hash` = SHA-256 of the page's own
- * fields plus the hashes of its children), and documents too (`content_documents.hash`). A
- * revision row lists only its top-level page hashes, so writing a revision after editing one page
- * inserts rows for that page and its ancestors only; every unchanged subtree and every unchanged
- * body is the row the previous revision already points to.
+ * Sharing: page versions are content-addressed (./page-tree-store.ts), documents too
+ * (`content_documents.hash`), and every list longer than a few dozen items (top-level pages, a
+ * page's children, files, reusable contents) is stored as content-addressed chunks
+ * (./chunked-list.ts). Writing a revision after editing one page inserts that page's version, its
+ * ancestors' and the chunks holding them; every unchanged subtree, chunk and body is the row the
+ * previous revision already points to, so a revision grows with what changed, not with the space.
  *
  * Snapshots are cached per process (they never change once written); callers must not mutate them.
  */
-import { createHash } from 'node:crypto';
 import type { Db } from '../db/database.js';
 import type { SpaceRow } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import type { ContentRef, JsonDocument } from './document.js';
+import { encodeList, type ListRef, readLists, sha256 } from './chunked-list.js';
+import type { JsonDocument } from './document.js';
 import { type DocumentLink, extractLinks } from './links.js';
+import { encodePageTree, type FreshRows, insertFreshRows, readPageTree } from './page-tree-store.js';
+import type { FileEntry, PageNode, ReusableEntry } from './page-types.js';
 
-export type PageType = 'document' | 'group' | 'link';
-
-export interface PageNode {
-  id: string;
-  type: PageType;
-  title: string;
-  slug: string;
-  description?: string;
-  emoji?: string;
-  icon?: string;
-  hidden?: boolean;
-  /** Adaptive content: shown on a published site only to visitors for whom this expression holds. */
-  condition?: string;
-  /** Hash of the body (document pages); absent for an empty page. */
-  document?: string;
-  /** Link pages: where they point. */
-  target?: ContentRef;
-  children: PageNode[];
-}
-
-export interface FileEntry {
-  id: string;
-  name: string;
-  contentType: string;
-  size: number;
-  /** Hash of the bytes in the file storage. */
-  blob: string;
-  /** Git blob id of the bytes. */
-  oid: string;
-  dimensions?: { width: number; height: number };
-}
-
-export interface ReusableEntry {
-  id: string;
-  title: string;
-  document?: string;
-}
+export type { FileEntry, PageNode, PageType, ReusableEntry } from './page-types.js';
+export { ownFields } from './page-types.js';
 
 /** `update`: a change request brought up to date with the live content (parents: its revision, the live one). */
 export type RevisionType = 'edits' | 'merge' | 'update';
@@ -71,9 +39,6 @@ export interface Snapshot {
   reusableContents: ReusableEntry[];
 }
 
-/** What a `page_versions.data` holds: the page's own fields and its children's hashes. */
-type StoredPage = Omit<PageNode, 'children'> & { children: string[] };
-
 const CHUNK = 500;
 const CACHE_SIZE = 64;
 const snapshots = new Map<string, Snapshot>();
@@ -86,20 +51,10 @@ function remember<T>(cache: Map<string, T>, key: string, value: T): T {
   return value;
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
-}
-
 function chunks<T>(items: T[]): T[][] {
   const out: T[][] = [];
   for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
   return out;
-}
-
-/** The page's own fields, without children: what a merge compares. */
-export function ownFields(page: PageNode): Omit<PageNode, 'children'> {
-  const { children: _children, ...own } = page;
-  return own;
 }
 
 /** Stores a document body (once per content) and returns its hash. */
@@ -172,22 +127,10 @@ export async function loadRevision(db: Db, space: SpaceRow, revisionId: string):
     .executeTakeFirst();
   if (!row) return undefined;
 
-  // Load the tree level by level: one query per depth (per chunk of hashes).
-  const stored = new Map<string, StoredPage>();
-  let level: string[] = JSON.parse(row.pages) as string[];
-  while (level.length > 0) {
-    const wanted = [...new Set(level)].filter((h) => !stored.has(h));
-    for (const part of chunks(wanted)) {
-      const rows = await db.selectFrom('page_versions').select(['hash', 'data']).where('hash', 'in', part).execute();
-      for (const r of rows) stored.set(r.hash, JSON.parse(r.data) as StoredPage);
-    }
-    level = wanted.flatMap((h) => stored.get(h)?.children ?? []);
-  }
-  const build = (hash: string): PageNode => {
-    const page = stored.get(hash);
-    if (!page) throw new Error(`revision ${revisionId} refers to a missing page version ${hash}`);
-    return { ...page, children: page.children.map(build) };
-  };
+  const [pages, [files, reusableContents]] = await Promise.all([
+    readPageTree(db, JSON.parse(row.pages) as ListRef<string>),
+    readLists<unknown>(db, [JSON.parse(row.files), JSON.parse(row.reusable_contents)]),
+  ]);
   const snapshot: Snapshot = {
     id: row.id,
     spaceId: row.space_id,
@@ -195,9 +138,9 @@ export async function loadRevision(db: Db, space: SpaceRow, revisionId: string):
     type: row.type === 'merge' || row.type === 'update' ? row.type : 'edits',
     createdAt: row.created_at,
     mergedFrom: row.merged_from,
-    pages: (JSON.parse(row.pages) as string[]).map(build),
-    files: JSON.parse(row.files) as FileEntry[],
-    reusableContents: JSON.parse(row.reusable_contents) as ReusableEntry[],
+    pages,
+    files: files as FileEntry[],
+    reusableContents: reusableContents as ReusableEntry[],
   };
   return remember(snapshots, snapshot.id, snapshot);
 }
@@ -213,41 +156,17 @@ export interface NewRevision {
   createdBy: string | null;
 }
 
-/** Writes a revision: new page versions only (existing hashes are skipped), then the revision row. */
+/**
+ * Writes a revision: the page versions and list chunks it does not share with stored revisions,
+ * then the revision row.
+ */
 export async function writeRevision(db: Db, input: NewRevision): Promise<Snapshot> {
-  const rows = new Map<string, { page_id: string; data: string }>();
-  const hashOf = (page: PageNode): string => {
-    const data: StoredPage = { ...ownFields(page), children: page.children.map(hashOf) };
-    const text = JSON.stringify(data);
-    const hash = sha256(text);
-    rows.set(hash, { page_id: page.id, data: text });
-    return hash;
-  };
-  const roots = input.pages.map(hashOf);
+  const fresh: FreshRows = { pages: new Map(), lists: new Map() };
+  const pages = encodePageTree(input.pages, fresh);
+  const files = encodeList(input.files, (file) => file.id, fresh.lists);
+  const reusableContents = encodeList(input.reusableContents, (entry) => entry.id, fresh.lists);
+  await insertFreshRows(db, fresh);
   const now = nowIso();
-  const entries = [...rows.entries()];
-  for (const part of chunks(entries)) {
-    const existing = new Set(
-      (
-        await db
-          .selectFrom('page_versions')
-          .select('hash')
-          .where(
-            'hash',
-            'in',
-            part.map(([hash]) => hash),
-          )
-          .execute()
-      ).map((r) => r.hash),
-    );
-    const fresh = part.filter(([hash]) => !existing.has(hash));
-    if (fresh.length === 0) continue;
-    await db
-      .insertInto('page_versions')
-      .values(fresh.map(([hash, row]) => ({ hash, page_id: row.page_id, data: row.data, created_at: now })))
-      .onConflict((oc) => oc.column('hash').doNothing())
-      .execute();
-  }
   const snapshot: Snapshot = {
     id: newId(),
     spaceId: input.spaceId,
@@ -266,9 +185,9 @@ export async function writeRevision(db: Db, input: NewRevision): Promise<Snapsho
       space_id: snapshot.spaceId,
       parents: JSON.stringify(snapshot.parents),
       type: snapshot.type,
-      pages: JSON.stringify(roots),
-      files: JSON.stringify(snapshot.files),
-      reusable_contents: JSON.stringify(snapshot.reusableContents),
+      pages: JSON.stringify(pages),
+      files: JSON.stringify(files),
+      reusable_contents: JSON.stringify(reusableContents),
       merged_from: snapshot.mergedFrom,
       created_by: input.createdBy,
       created_at: now,

@@ -3,7 +3,8 @@
  * one new revision): find, insert, detach, slugs.
  */
 import { badRequest } from '../lib/errors.js';
-import type { PageNode } from './store.js';
+import { markCopy } from './page-tree-store.js';
+import type { PageNode } from './page-types.js';
 
 /** The slugs a list of sibling pages uses (what a new sibling's slug must avoid). */
 export function slugsOf(siblings: PageNode[]): string[] {
@@ -63,7 +64,14 @@ export function allPageIds(pages: PageNode[]): Set<string> {
   return ids;
 }
 
-/** Deep copy of a tree (snapshots are shared and must not be mutated). */
+/**
+ * Deep copy of a tree (snapshots are shared and must not be mutated). Each copy remembers its
+ * original, so that writing the tree does not hash again the pages left as they were.
+ */
 export function cloneTree(pages: PageNode[]): PageNode[] {
-  return pages.map((page) => ({ ...page, children: cloneTree(page.children) }));
+  return pages.map((page) => {
+    const copy = { ...page, children: cloneTree(page.children) };
+    markCopy(copy, page);
+    return copy;
+  });
 }

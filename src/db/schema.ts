@@ -21,6 +21,7 @@ import type {
   ChangeRequestReviewersTable,
   ChangeRequestsTable,
   ContentDocumentsTable,
+  ContentListsTable,
   FileBlobsTable,
   PageVersionsTable,
   RevisionsTable,
@@ -111,6 +112,7 @@ export interface Database {
   storage_uploads: StorageUploadsTable;
   content_documents: ContentDocumentsTable;
   page_versions: PageVersionsTable;
+  content_lists: ContentListsTable;
   file_blobs: FileBlobsTable;
   revisions: RevisionsTable;
   change_requests: ChangeRequestsTable;

@@ -31,6 +31,7 @@ import * as m0029 from './0029_invite_link_targets.js';
 import * as m0030 from './0030_site_links_adaptive.js';
 import * as m0031 from './0031_storage_uploads_translation_runs.js';
 import * as m0032 from './0032_search_cjk_pairs.js';
+import * as m0033 from './0033_autosave_content_lists.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -64,4 +65,5 @@ export const migrations: Record<string, Migration> = {
   '0030_site_links_adaptive': m0030,
   '0031_storage_uploads_translation_runs': m0031,
   '0032_search_cjk_pairs': m0032,
+  '0033_autosave_content_lists': m0033,
 };

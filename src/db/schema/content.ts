@@ -11,11 +11,21 @@ export interface ContentDocumentsTable {
   created_at: string;
 }
 
-/** One version of one page, content-addressed; `data` lists its children's version hashes. */
+/** One version of one page, content-addressed; `data` lists its children's version hashes (a list, src/content/chunked-list.ts). */
 export interface PageVersionsTable {
   hash: string;
   page_id: string;
   /** JSON `StoredPage` (see src/content/store.ts). */
+  data: string;
+  created_at: string;
+}
+
+/**
+ * A chunk of a long list of a revision (src/content/chunked-list.ts), content-addressed: `data` is
+ * JSON `{ "items": [...] }` or `{ "lists": [<hash>, ...] }`.
+ */
+export interface ContentListsTable {
+  hash: string;
   data: string;
   created_at: string;
 }
@@ -57,11 +67,11 @@ export interface RevisionsTable {
   parents: string;
   /** `edits` or `merge`. */
   type: string;
-  /** JSON string[]: version hashes of the top-level pages. */
+  /** JSON list (src/content/chunked-list.ts) of the version hashes of the top-level pages. */
   pages: string;
-  /** JSON `StoredFile[]`. */
+  /** JSON list of `FileEntry`. */
   files: string;
-  /** JSON `StoredReusableContent[]`. */
+  /** JSON list of `ReusableEntry`. */
   reusable_contents: string;
   /** For a merge revision, the change request merged. */
   merged_from: string | null;

@@ -1,0 +1,141 @@
+/**
+ * The page tree of a revision in the database: page versions content-addressed
+ * (`page_versions.hash` = SHA-256 of the page's own fields and its list of children's hashes), each
+ * list of pages stored through ./chunked-list.ts. Editing one page writes its new version, those of
+ * its ancestors, and the chunks of the lists holding them: nothing else.
+ *
+ * Pages read from the database are kept per process by hash, whole subtrees (they never change), and
+ * shared by every snapshot holding them: loading a revision written by an autosave reads only the
+ * new versions and chunks. Writing knows the versions it need not hash again: a page read from the
+ * database, or a copy of one (tree.ts `cloneTree`) whose own fields and children are unchanged.
+ */
+import type { DbOrTrx } from '../core/service.js';
+import { RecencyMap } from '../lib/recency-map.js';
+import { nowIso } from '../lib/time.js';
+import {
+  encodeList,
+  type FreshNodes,
+  insertListNodes,
+  type ListNode,
+  type ListRef,
+  listHashes,
+  listItems,
+  readListNodes,
+  sha256,
+} from './chunked-list.js';
+import { ownFields, type PageNode } from './page-types.js';
+
+/** What a `page_versions.data` holds: the page's own fields and its children's hashes. */
+type StoredPage = Omit<PageNode, 'children'> & { children: ListRef<string> };
+
+/** A page read from the database: its version hash and its children's. */
+interface Stored {
+  hash: string;
+  children: string[];
+}
+
+const CACHED_PAGES = 50_000;
+const QUERY_CHUNK = 500;
+
+const pages = new RecencyMap<string, PageNode>();
+const stored = new WeakMap<PageNode, Stored>();
+const originals = new WeakMap<PageNode, PageNode>();
+
+/** Records that `copy` was made from `original` (which it may then differ from). */
+export function markCopy(copy: PageNode, original: PageNode): void {
+  originals.set(copy, stored.has(original) ? original : (originals.get(original) ?? original));
+}
+
+/** The tree under `root` (a revision's `pages`), reading what is not kept in memory. */
+export async function readPageTree(db: DbOrTrx, root: ListRef<string>): Promise<PageNode[]> {
+  const lists = new Map<string, ListNode>();
+  const read = new Map<string, StoredPage>();
+  const found = new Map<string, PageNode>();
+  let refs: ListRef<string>[] = [root];
+  // One level of the tree at a time: its lists' chunks, then the page versions not in memory.
+  while (refs.length > 0) {
+    await readListNodes(db, listHashes(refs), lists);
+    const missing: string[] = [];
+    for (const hash of new Set(refs.flatMap((ref) => listItems(ref, lists)))) {
+      if (read.has(hash) || found.has(hash)) continue;
+      const cached = pages.get(hash);
+      if (cached) found.set(hash, cached);
+      else missing.push(hash);
+    }
+    for (let i = 0; i < missing.length; i += QUERY_CHUNK) {
+      const part = missing.slice(i, i + QUERY_CHUNK);
+      const rows = await db.selectFrom('page_versions').select(['hash', 'data']).where('hash', 'in', part).execute();
+      for (const row of rows) read.set(row.hash, JSON.parse(row.data) as StoredPage);
+    }
+    refs = missing.flatMap((hash) => {
+      const page = read.get(hash);
+      return page ? [page.children] : [];
+    });
+  }
+  const build = (hash: string): PageNode => {
+    const known = found.get(hash);
+    if (known) return known;
+    const page = read.get(hash);
+    if (!page) throw new Error(`missing page version ${hash}`);
+    const children = listItems(page.children, lists);
+    const node: PageNode = { ...page, children: children.map(build) };
+    stored.set(node, { hash, children });
+    found.set(hash, node);
+    pages.set(hash, node);
+    if (pages.size > CACHED_PAGES) pages.evict();
+    return node;
+  };
+  return listItems(root, lists).map(build);
+}
+
+/** What writing a tree must insert. */
+export interface FreshRows {
+  pages: Map<string, { page_id: string; data: string }>;
+  lists: FreshNodes;
+}
+
+function sameOwnFields(a: PageNode, b: PageNode): boolean {
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  return keys.every((key) => key === 'children' || a[key as keyof PageNode] === b[key as keyof PageNode]);
+}
+
+function sameHashes(a: string[], b: string[]): boolean {
+  return a.length === b.length && a.every((hash, i) => hash === b[i]);
+}
+
+/** The stored form of a list of pages: their version hashes, keyed by page id. */
+function encodePages(list: PageNode[], hashes: string[], fresh: FreshRows): ListRef<string> {
+  return encodeList(hashes, (_hash, i) => (list[i] as PageNode).id, fresh.lists);
+}
+
+/** Hashes `tree` into the stored form of its top-level list; the rows it lacks go to `fresh`. */
+export function encodePageTree(tree: PageNode[], fresh: FreshRows): ListRef<string> {
+  const hashOf = (page: PageNode): string => {
+    const known = stored.get(page);
+    if (known) return known.hash;
+    const children = page.children.map(hashOf);
+    const original = originals.get(page);
+    const was = original && stored.get(original);
+    if (original && was && sameOwnFields(page, original) && sameHashes(children, was.children)) return was.hash;
+    const data = JSON.stringify({ ...ownFields(page), children: encodePages(page.children, children, fresh) });
+    const hash = sha256(data);
+    fresh.pages.set(hash, { page_id: page.id, data });
+    return hash;
+  };
+  return encodePages(tree, tree.map(hashOf), fresh);
+}
+
+/** Writes the rows `fresh` lists (those already there are left as they are). */
+export async function insertFreshRows(db: DbOrTrx, fresh: FreshRows): Promise<void> {
+  const now = nowIso();
+  const rows = [...fresh.pages].map(([hash, row]) => ({ hash, page_id: row.page_id, data: row.data, created_at: now }));
+  for (let i = 0; i < rows.length; i += QUERY_CHUNK) {
+    await db
+      .insertInto('page_versions')
+      .values(rows.slice(i, i + QUERY_CHUNK))
+      .onConflict((oc) => oc.column('hash').doNothing())
+      .execute();
+  }
+  await insertListNodes(db, fresh.lists);
+}
