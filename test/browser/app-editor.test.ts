@@ -220,12 +220,12 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
       .poll(async () => text((await writer.client.get(pageUrl)).body.document.nodes))
       .toContain('Later Quick');
     await tree.getByRole('link', { name: 'Untitled' }).waitFor();
-    // A table from the "/" menu (edited as a whole for now: a block of its own; its markup must keep to
-    // the Content-Security-Policy too).
+    // A table from the "/" menu (edited cell by cell, see app-editor-tables.test.ts; its markup must
+    // keep to the Content-Security-Policy too).
     await body.click();
     await page.keyboard.type('/table');
     await page.keyboard.press('Enter');
-    await body.locator('[data-type="table"]').waitFor();
+    await body.locator('table').waitFor();
     await saved.waitFor();
     expect(csp, 'CSP violations').toEqual([]);
     await tree.getByRole('button', { name: 'Actions for Untitled' }).click();
