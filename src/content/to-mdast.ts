@@ -3,6 +3,7 @@
  * construct it produces; blocks of the official schema that Markdown cannot express (and that a
  * client may have posted as JSON) are written as their plain text.
  */
+
 import type {
   BlockContent,
   ListItem as MdastListItem,
@@ -12,6 +13,7 @@ import type {
   TableCell,
   TableRow,
 } from 'mdast';
+import { compareOrderIndex } from '../document-model/order-index.js';
 import {
   type Block,
   type ContentRef,
@@ -162,7 +164,7 @@ function table(block: Table): RootContent {
       (d): TableCell => ({ type: 'tableCell', children: d?.title ? [{ type: 'text', value: d.title }] : [] }),
     ),
   };
-  const records = Object.values(block.data.records).sort((a, b) => a.orderIndex.localeCompare(b.orderIndex));
+  const records = Object.values(block.data.records).sort((a, b) => compareOrderIndex(a.orderIndex, b.orderIndex));
   const rows = records.map(
     (record): TableRow => ({
       type: 'tableRow',

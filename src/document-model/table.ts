@@ -22,6 +22,7 @@
  */
 import type { NodeType, Schema } from '@tiptap/pm/model';
 import { elementFromAttrs, formatAttrs, isObject, type Value } from './attrs.js';
+import { compareOrderIndex } from './order-index.js';
 import { TABLE } from './registry.js';
 import type { EditorNode } from './types.js';
 
@@ -29,10 +30,6 @@ import type { EditorNode } from './types.js';
 export type BlocksToEditor = (type: NodeType, nodes: unknown) => EditorNode[] | null;
 /** The format's blocks of editor nodes (see to-document.ts). */
 export type BlocksToDocument = (nodes: EditorNode[], path: string) => Value[];
-
-/** Fractional indexes (GitBook's `orderIndex`) compare by code units, not by locale. */
-const before = (a: string, b: string) => a < b;
-const compareIndex = (a: string, b: string) => (before(a, b) ? -1 : before(b, a) ? 1 : 0);
 
 /** A number as written in a number cell (what `String(number)` gives, and what people type). */
 const NUMBER = /^[-+]?(\d+\.?\d*|\.\d+)(e[-+]?\d+)?$/i;
@@ -52,7 +49,7 @@ function orderedRecords(records: Value): Array<[string, Value]> | null {
   const entries = Object.entries(records);
   if (!entries.every(([, r]) => isObject(r) && typeof r.orderIndex === 'string' && isObject(r.values))) return null;
   return (entries as Array<[string, Value]>).sort(([, a], [, b]) =>
-    compareIndex(a.orderIndex as string, b.orderIndex as string),
+    compareOrderIndex(a.orderIndex as string, b.orderIndex as string),
   );
 }
 
@@ -188,7 +185,8 @@ function orderIndexes(read: unknown[]): string[] {
     else break;
   }
   const ordered =
-    out.length === read.length && out.every((index, i) => i === 0 || !before(index, out[i - 1] as string));
+    out.length === read.length &&
+    out.every((index, i) => i === 0 || compareOrderIndex(index, out[i - 1] as string) >= 0);
   return ordered ? out : read.map((_, i) => String(i).padStart(6, '0'));
 }
 

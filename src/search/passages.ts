@@ -4,7 +4,9 @@
  * (with the page description) is section 0, without anchor. Texts are plain (marks, links and
  * formatting dropped; blocks separated by line breaks, table cells by ` | `).
  */
+
 import { anchorOf, type Block, type Heading, inlineText, type JsonDocument } from '../content/document.js';
+import { compareOrderIndex } from '../document-model/order-index.js';
 
 export interface Section {
   /** 0 for the opening text, then 1, 2, … in document order. */
@@ -48,7 +50,7 @@ function nodeText(node: unknown): string {
     const columns = n.data?.view?.columns ?? Object.keys(n.data?.definition ?? {});
     const header = columns.map((c) => n.data?.definition?.[c]?.title ?? '').join(' | ');
     const records = Object.values(n.data?.records ?? {}).sort((a, b) =>
-      (a.orderIndex ?? '').localeCompare(b.orderIndex ?? ''),
+      compareOrderIndex(a.orderIndex ?? '', b.orderIndex ?? ''),
     );
     const rows = records.map((record) =>
       columns.map((c) => blocksText(fragments.get(record.values[c] ?? '')?.nodes ?? [])).join(' | '),

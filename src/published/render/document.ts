@@ -7,6 +7,7 @@
  * as GitBook renders them); each carries its anchor as id and a permalink. References resolve through
  * the caller's {@link DocumentContext}, so links stay inside the site's own URLs.
  */
+
 import type { Element, ElementContent } from 'hast';
 import { h } from 'hastscript';
 import type { HighlighterCore } from 'shiki/core';
@@ -23,6 +24,7 @@ import {
   type Table,
   type Tabs,
 } from '../../content/document.js';
+import { compareOrderIndex } from '../../document-model/order-index.js';
 import { safeUrl } from '../../lib/safe-url.js';
 import { type CodeThemes, HighlightBudget, highlight, languageOf } from './highlight.js';
 
@@ -169,7 +171,7 @@ export class DocumentRenderer {
       const alignment = definitions[i]?.textAlignment;
       return alignment && alignment !== 'left' ? { className: [`align-${alignment}`] } : {};
     };
-    const records = Object.values(block.data.records).sort((a, b) => a.orderIndex.localeCompare(b.orderIndex));
+    const records = Object.values(block.data.records).sort((a, b) => compareOrderIndex(a.orderIndex, b.orderIndex));
     const rows = records.map((record) =>
       h(
         'tr',
