@@ -6,6 +6,9 @@
  *   at the path the site is published under there. Those requests are answered from an `onRequest`
  *   hook, before routing, since such a host serves nothing else of this server.
  *
+ * - `PUBLIC_URL/sites/~changes/<change request id>` and `…/<basename>/~changes/<id>/…`: a change
+ *   request's preview (./change-preview.ts), at the public URL only, where the app's session is.
+ *
  * Registered with fastify-plugin, so its host hook sees every request. What it keeps of the sites
  * (which site an address or a host names, each site's model) follows the change feed
  * (src/published/cache.ts): a change is seen at once, whichever process made it.
@@ -16,6 +19,7 @@ import fp from 'fastify-plugin';
 import type { App } from '../http/app.js';
 import { fromTrustedProxy, trustFunction, trustProxyOption } from '../http/proxy.js';
 import { Memo } from './cache.js';
+import { CHANGES_SEGMENT, serveChangeEntry, serveChangePreview } from './change-preview.js';
 import { FEEDBACK_BODY_LIMIT } from './feedback.js';
 import { findSiteId, type HostSite, matchHostSite, sitesOnHost } from './model.js';
 import { bare, PublishedSites } from './service.js';
@@ -117,16 +121,39 @@ async function publishedPlugin(app: App): Promise<void> {
     const organization = safeDecode(orgRaw);
     const basename = safeDecode(basenameRaw);
     if (!organization || !basename) return bare(reply, 404);
+    const sitesPath = `${publicPath}/sites`;
+    if (organization === CHANGES_SEGMENT && rest.length === 0) {
+      return serveChangeEntry(published, request, reply, basename, sitesPath);
+    }
     const siteId = await addresses.get(`${organization}\0${basename}`, () =>
       findSiteId(app.db, organization, basename),
     );
     if (!siteId) return bare(reply, 404);
+    const basePath = `${sitesPath}/${encodeURIComponent(organization)}/${encodeURIComponent(basename)}`;
+    const secure = secureOf(request, publicUrl.protocol === 'https:');
+    const [first, changeRequestRaw, ...inside] = rest;
+    const changeRequestId = first === CHANGES_SEGMENT && changeRequestRaw ? safeDecode(changeRequestRaw) : null;
+    if (changeRequestId && request.method !== 'POST') {
+      return serveChangePreview(
+        published,
+        request,
+        reply,
+        {
+          siteId,
+          basePath: `${basePath}/${CHANGES_SEGMENT}/${encodeURIComponent(changeRequestId)}`,
+          origin: publicUrl.origin,
+          rest: inside.length > 0 ? `/${inside.join('/')}` : '',
+          secure,
+        },
+        changeRequestId,
+      );
+    }
     return published.serve(request, reply, {
       siteId,
-      basePath: `${publicPath}/sites/${encodeURIComponent(organization)}/${encodeURIComponent(basename)}`,
+      basePath,
       origin: publicUrl.origin,
       rest: rest.length > 0 ? `/${rest.join('/')}` : '',
-      secure: secureOf(request, publicUrl.protocol === 'https:'),
+      secure,
     });
   };
   const options = { config: { public: true }, schema: { hide: true } };

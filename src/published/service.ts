@@ -103,6 +103,24 @@ export class PublishedSites {
       view = visitorView(model, { claims: { ...access.claims, unsigned: unsigned.claims } });
     }
     if (access.siteSpace !== undefined) view = previewView(view, access.siteSpace);
+    return this.answer(request, reply, address, view, { isPublic, version: model.version, query, feedback });
+  }
+
+  /**
+   * Answers `address` from `view`, the site as this reader sees it (access decided): the site's
+   * files, search, machine-readable files and pages. `version` keys the render cache: equal
+   * versions render equal pages. A change request's preview (./change-preview.ts) has no feedback,
+   * search or machine-readable files: they would read or write the live site.
+   */
+  async answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    address: Address,
+    view: SiteModel,
+    options: { isPublic: boolean; version: string; query: URLSearchParams; feedback: boolean; preview?: boolean },
+  ): Promise<FastifyReply> {
+    const { isPublic, query, feedback } = options;
+    const segments = address.rest.split('/').filter(Boolean);
     const reader = new SiteReader(this.app.db, view, address.basePath);
 
     let decoded: string[];
@@ -120,14 +138,16 @@ export class PublishedSites {
         address,
       );
     if (decoded[0] === '~files') return this.file(reply, view, decoded);
-    if (decoded[0] === '~search' || decoded[0] === '~search.json' || decoded[0] === '~ask') {
+    const searching = decoded[0] === '~search' || decoded[0] === '~search.json' || decoded[0] === '~ask';
+    if (searching && options.preview) return bare(reply, 404);
+    if (searching) {
       const { searchRoute } = await import('./search-pages.js');
       return searchRoute(
         { ai: this.app.config.ai, log: this.app.log },
         request,
         reply,
         reader,
-        decoded[0],
+        decoded[0] as string,
         query,
         (content) => this.shell(reader, content, !isPublic),
       );
@@ -139,8 +159,8 @@ export class PublishedSites {
             .update(JSON.stringify([...view.hidden].sort()))
             .digest('base64url')
         : '';
-    const key = `${model.version}|${hidden}|${address.origin}${address.basePath}|${isPublic ? 'p' : 'n'}|${decoded.join('/')}`;
-    if (decoded.length === 1) {
+    const key = `${options.version}|${hidden}|${address.origin}${address.basePath}|${isPublic ? 'p' : 'n'}|${decoded.join('/')}`;
+    if (decoded.length === 1 && !options.preview) {
       const machine = await this.renders.through(
         `${key}|machine`,
         async () => (await machineFile(reader, decoded[0] as string, isPublic, address.origin)) ?? rendered(0, '', ''),

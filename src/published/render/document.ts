@@ -142,7 +142,9 @@ export class DocumentRenderer {
 
   private heading(block: Extract<Block, { type: 'heading-1' | 'heading-2' | 'heading-3' }>): Element {
     const label = inlineText(block.nodes).trim();
-    let id = 'id' in block.data && block.data.id ? block.data.id : anchorOf(label) || 'section';
+    // `data` is required by the format, but a document saved without it must not break the page.
+    const own = (block.data as { id?: unknown } | undefined)?.id;
+    let id = typeof own === 'string' && own ? own : anchorOf(label) || 'section';
     // Two headings with the same text: the second gets a suffix, so each anchor leads somewhere.
     for (let n = 2; this.ids.has(id); n++) id = `${id.replace(/-\d+$/, '')}-${n}`;
     this.ids.add(id);
@@ -226,7 +228,7 @@ export class DocumentRenderer {
       case 'blockquote':
         return [h('blockquote', this.blocks(node.nodes))];
       case 'hint': {
-        const style = ['info', 'warning', 'danger', 'success'].includes(node.data.style) ? node.data.style : 'info';
+        const style = ['info', 'warning', 'danger', 'success'].includes(node.data?.style) ? node.data.style : 'info';
         return [
           h(`div.hint.hint-${style}`, { role: 'note', 'aria-label': style }, [
             h('span.hint-icon', { 'aria-hidden': 'true' }),
@@ -248,7 +250,7 @@ export class DocumentRenderer {
           ]);
         });
         if (node.type === 'list-ordered') {
-          const start = node.data.start ?? 1;
+          const start = node.data?.start ?? 1;
           return [h('ol', start !== 1 ? { start } : {}, items)];
         }
         return [h(tasks ? 'ul.tasks' : 'ul', items)];
@@ -257,9 +259,9 @@ export class DocumentRenderer {
         return [h('div', this.blocks(node.nodes))];
       case 'code': {
         const code = node.nodes.map((line) => nodeText(line.nodes)).join('\n');
-        const language = languageOf(node.data.syntax);
+        const language = languageOf(node.data?.syntax);
         const pre = highlight(this.context.highlighter, code, language, this.context.codeThemes, this.highlighting);
-        const label = node.data.syntax?.trim();
+        const label = node.data?.syntax?.trim();
         return [h('div.code-block', label ? { 'data-lang': label } : {}, [pre])];
       }
       case 'images':
