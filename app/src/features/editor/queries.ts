@@ -7,6 +7,7 @@ import { request, requestAll } from '../../api/client';
 import type { Revision } from '../../api/types';
 import type { ChangeRequest } from '../change-requests/types';
 import type { PageDocument } from '../document/types';
+import type { Site, SiteSpace } from '../sites/types';
 import type { PlacedComment } from './comment-targets';
 import type { BatchAnswer, Change, SendBatch } from './save-queue';
 
@@ -107,3 +108,27 @@ export function postPageComment(
     },
   });
 }
+
+/**
+ * Whether a site of the organization shows the space: then the preview is drawn by the published
+ * site's renderer (`/sites/~changes/<id>`, src/published/change-preview.ts), which picks that site.
+ * Someone who may not list the sites gets the app's own renderer instead.
+ */
+export const spaceOnSiteQuery = (organizationId: string, spaceId: string) =>
+  queryOptions({
+    queryKey: ['orgs', organizationId, 'sites', 'showing', spaceId],
+    queryFn: async ({ signal }) => {
+      const sites = await requestAll<Site>(`/v1/orgs/${encodeURIComponent(organizationId)}/sites`, signal).catch(
+        () => [] as Site[],
+      );
+      for (const site of sites.filter((s) => s.siteSpaces > 0)) {
+        const siteSpaces = await requestAll<SiteSpace>(
+          `/v1/orgs/${encodeURIComponent(organizationId)}/sites/${encodeURIComponent(site.id)}/site-spaces`,
+          signal,
+        );
+        if (siteSpaces.some((s) => s.space.id === spaceId)) return true;
+      }
+      return false;
+    },
+    staleTime: 0,
+  });
