@@ -17,6 +17,10 @@ export interface BlockChoice {
   run: (editor: Editor, range: Range) => void;
 }
 
+/** `data` when it is an object, else an empty one. */
+const objectOr = (data: unknown): Record<string, unknown> =>
+  data !== null && typeof data === 'object' && !Array.isArray(data) ? (data as Record<string, unknown>) : {};
+
 export const BLOCKS: BlockChoice[] = [
   { title: 'Text', keywords: ['paragraph'], node: 'paragraph', run: (e, r) => chain(e, r).setNode('paragraph').run() },
   ...([1, 2, 3] as const).map(
@@ -24,7 +28,12 @@ export const BLOCKS: BlockChoice[] = [
       title: `Heading ${level}`,
       keywords: ['title', `h${level}`],
       node: 'heading',
-      run: (e, r) => chain(e, r).setNode('heading', { level }).run(),
+      // TipTap's setNode copies the block's attributes: a new paragraph's data is null, and a
+      // heading's data is required by the format (a heading without it was saved, then broke pages).
+      run: (e, r) =>
+        chain(e, r)
+          .setNode('heading', { level, data: objectOr(e.state.selection.$from.parent.attrs.data) })
+          .run(),
     }),
   ),
   {

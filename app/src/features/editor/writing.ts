@@ -1,9 +1,11 @@
 /**
  * What writing needs beyond the Document model's nodes (src/document-model, which defines what a
  * document may hold and nothing of how it is typed): undo and redo across saves, the drop and gap
- * cursors, list keys (Enter, Tab, Shift-Tab, Backspace in items), and the Markdown shortcuts (`#`,
- * `-`, `1.`, `>`, three backticks, `**…**`, `*…*`, `` `…` ``, `~~…~~`). StarterKit brings the
- * first three with every one of its own nodes turned off: the model's nodes stand alone.
+ * cursors, list keys (Enter, Tab, Shift-Tab, Backspace in items), the Markdown shortcuts (`#`,
+ * `-`, `1.`, `>`, three backticks, `**…**`, `*…*`, `` `…` ``, `~~…~~`), and the ways out of a block that
+ * ends the page (Enter twice at the end of a code block, Enter in an empty last paragraph of a hint or
+ * quote, ArrowDown after the last block). StarterKit brings the first three with every one of its own
+ * nodes turned off: the model's nodes stand alone.
  */
 import {
   type Editor,
@@ -16,7 +18,7 @@ import {
   wrappingInputRule,
 } from '@tiptap/core';
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
-import { type EditorState, TextSelection, type Transaction } from '@tiptap/pm/state';
+import { type EditorState, Selection, TextSelection, type Transaction } from '@tiptap/pm/state';
 import StarterKit from '@tiptap/starter-kit';
 
 const LISTS = ['bulletList', 'orderedList', 'taskList'];
@@ -86,6 +88,59 @@ export function atCommand(editor: Editor, range: Range) {
   return editor.chain().focus().deleteRange(range);
 }
 
+/** Puts an empty paragraph at `at` (between blocks) in `tr`, with the caret in it, and runs it. */
+function paragraphAt(editor: Editor, tr: Transaction, at: number): boolean {
+  const paragraph = editor.schema.nodes.paragraph;
+  if (!paragraph) return false;
+  tr.insert(at, paragraph.create({ data: {} })).setSelection(TextSelection.create(tr.doc, at + 1));
+  editor.view.dispatch(tr.scrollIntoView());
+  return true;
+}
+
+/**
+ * Enter at the end of a code block's last line when that line is empty or ends with a line break
+ * (Enter twice at its end) leaves the block for a new paragraph after it, the empty line dropped:
+ * Enter in a code block otherwise only breaks lines, so a code block ending the page kept the caret.
+ */
+function leaveCodeBlock(editor: Editor): boolean {
+  const { $from, empty } = editor.state.selection;
+  if (!empty || $from.parent.type.name !== 'codeLine' || $from.depth < 2) return false;
+  const block = $from.node(-1);
+  const line = $from.parent;
+  if (block.type.name !== 'codeBlock' || $from.indexAfter(-1) !== block.childCount) return false;
+  if ($from.parentOffset !== line.content.size) return false;
+  const tr = editor.state.tr;
+  if (line.textContent.endsWith('\n')) tr.delete($from.pos - 1, $from.pos);
+  else if (line.content.size === 0 && block.childCount > 1) tr.delete($from.before(), $from.after());
+  else return false;
+  return paragraphAt(editor, tr, tr.mapping.map($from.after(-1)));
+}
+
+/** Enter in an empty last paragraph of a hint or a quote leaves it, as it leaves a list. */
+function leaveWrapper(editor: Editor): boolean {
+  const { $from, empty } = editor.state.selection;
+  if (!empty || $from.parent.type.name !== 'paragraph' || $from.parent.content.size > 0 || $from.depth < 2)
+    return false;
+  const wrapper = $from.node(-1);
+  if (!['hint', 'blockquote'].includes(wrapper.type.name) || wrapper.childCount < 2) return false;
+  if ($from.indexAfter(-1) !== wrapper.childCount) return false;
+  return editor.commands.lift(wrapper.type.name);
+}
+
+/**
+ * ArrowDown at the very end of a page that ends with a block other than a paragraph or heading (a
+ * code block, a hint, a table, images): a new empty paragraph after it, to write on, as other
+ * editors do; no caret could be put after such a block otherwise.
+ */
+function paragraphAfterLastBlock(editor: Editor): boolean {
+  const { doc, selection } = editor.state;
+  const last = doc.lastChild;
+  if (!last || last.isTextblock) return false;
+  const end = Selection.atEnd(doc);
+  if (selection.from !== end.from || selection.to !== end.to) return false;
+  return paragraphAt(editor, editor.state.tr, doc.content.size);
+}
+
 const MarkdownShortcuts = Extension.create({
   name: 'markdownShortcuts',
   addInputRules() {
@@ -133,12 +188,13 @@ const MarkdownShortcuts = Extension.create({
     return {
       // Enter in an empty last paragraph of an item leaves the list (or the inner list), as writers expect.
       Enter: () => {
-        if (!inList()) return false;
+        if (!inList()) return leaveCodeBlock(this.editor) || leaveWrapper(this.editor);
         const { $from, empty } = this.editor.state.selection;
         const last = $from.parent.content.size === 0 && $from.indexAfter(-1) === $from.node(-1).childCount;
         if (empty && last) return this.editor.commands.liftListItem('listItem');
         return this.editor.commands.splitListItem('listItem');
       },
+      ArrowDown: () => paragraphAfterLastBlock(this.editor),
       Tab: () => inList() && this.editor.commands.sinkListItem('listItem'),
       'Shift-Tab': () => inList() && this.editor.commands.liftListItem('listItem'),
     };
