@@ -23,9 +23,9 @@ export type ListRef<T> = T[] | { list: string };
 export type ListNode = { items: unknown[] } | { lists: string[] };
 
 export const INLINE_MAX = 32;
-const BOUNDARY = 16;
+const BOUNDARY = 8;
 /** A chunk ends after this many items whatever the keys say (bounds the worst case). */
-const MAX_CHUNK = 64;
+const MAX_CHUNK = 32;
 const CACHED_NODES = 50_000;
 const QUERY_CHUNK = 500;
 

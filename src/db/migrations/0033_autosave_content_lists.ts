@@ -13,8 +13,8 @@ import { createHash } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 
 const INLINE_MAX = 32;
-const BOUNDARY = 16;
-const MAX_CHUNK = 64;
+const BOUNDARY = 8;
+const MAX_CHUNK = 32;
 const BATCH = 200;
 
 type Node = { items: unknown[] } | { lists: string[] };
