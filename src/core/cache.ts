@@ -10,13 +10,19 @@
  *   uncommitted transaction when it invalidates, so for {@link QUARANTINE_MS} after an invalidation
  *   nothing tagged with it is stored (readers go to the database). Reads inside a transaction are
  *   never cached (callers check `db.isTransaction`).
- * - Other processes' changes empty every cache as soon as this process learns of them (PostgreSQL's
- *   notifications, SQLite's data version: src/http/change-feed.ts, {@link invalidateEverything});
- *   the workers of one `WORKERS=N` cluster also relay their tags to each other through the primary
+ * - Other processes' changes drop entries as soon as this process learns of them (PostgreSQL's
+ *   notifications, SQLite's data version: src/http/change-feed.ts). A change whose scopes are known
+ *   (the organizations and members it changed, src/db/write-scope.ts) drops the entries tagged with
+ *   one of those scopes and every entry tagged with no scope ({@link invalidateScopes}); any other
+ *   change empties every cache ({@link invalidateEverything}). So an entry tagged with scopes must
+ *   be tagged with every scope whose changes could change it (data changed only by global writes,
+ *   such as users and tokens, needs none: a user's scope is a fine tag). The workers of one
+ *   `WORKERS=N` cluster also relay their tags to each other through the primary
  *   ({@link relayInvalidations}). Entries expire anyway (`ttlMs`, 10 s), which bounds staleness
  *   when change notifications cannot be had.
  */
 import cluster from 'node:cluster';
+import { isScope } from '../db/write-scope.js';
 
 /** How long after an invalidation values with that tag are not cached. */
 const QUARANTINE_MS = 2_000;
@@ -36,12 +42,17 @@ const MESSAGE = 'bindery:invalidate';
 const invalidatedAt = new Map<string, number>();
 /** When every cache was last emptied by {@link invalidateEverything} (epoch ms). */
 let everythingInvalidatedAt = 0;
+/** When another process last changed each scope (epoch ms), and anything at all ({@link invalidateScopes}). */
+const scopeInvalidatedAt = new Map<string, number>();
+let unscopedInvalidatedAt = 0;
 const caches = new Set<TtlCache<unknown>>();
 
 interface Entry<V> {
   value: V;
   expires: number;
   tags: readonly string[];
+  /** Whether a tag is a scope: then only changes of its scopes (or global ones) drop it. */
+  scoped: boolean;
 }
 
 export class TtlCache<V> {
@@ -70,20 +81,33 @@ export class TtlCache<V> {
    */
   set(key: string, value: V, tags: readonly string[], readAt: number): void {
     if (readAt <= everythingInvalidatedAt) return;
+    let scoped = false;
     for (const tag of tags) {
       const at = invalidatedAt.get(tag);
       if (at !== undefined && at >= readAt - quarantineMs) return;
+      if (!isScope(tag)) continue;
+      scoped = true;
+      // Another process changed the scope since the read began: the value may predate it.
+      if (readAt <= (scopeInvalidatedAt.get(tag) ?? 0)) return;
     }
+    if (!scoped && readAt <= unscopedInvalidatedAt) return;
     if (this.entries.size >= this.maxEntries) {
       // Oldest first (insertion order); expired entries are also dropped on read.
       this.entries.delete(this.entries.keys().next().value as string);
     }
-    this.entries.set(key, { value, expires: Date.now() + this.ttlMs, tags });
+    this.entries.set(key, { value, expires: Date.now() + this.ttlMs, tags, scoped });
   }
 
   /** Drops the entries carrying `tag`. */
   drop(tag: string): void {
     for (const [key, entry] of this.entries) if (entry.tags.includes(tag)) this.entries.delete(key);
+  }
+
+  /** Drops the entries carrying one of `scopes`, and those carrying no scope. */
+  dropScopes(scopes: ReadonlySet<string>): void {
+    for (const [key, entry] of this.entries) {
+      if (!entry.scoped || entry.tags.some((tag) => scopes.has(tag))) this.entries.delete(key);
+    }
   }
 
   clear(): void {
@@ -130,6 +154,24 @@ function invalidateHere(tags: readonly string[]): void {
 export function invalidateEverything(): void {
   everythingInvalidatedAt = Date.now();
   for (const cache of caches) cache.clear();
+}
+
+/**
+ * Another process committed a change of `scopes` (src/http/change-feed.ts): drops the entries that
+ * may show it (tagged with one of them, or with no scope). Already visible, so no quarantine; only
+ * values whose read began before now are refused.
+ */
+export function invalidateScopes(scopes: readonly string[]): void {
+  const now = Date.now();
+  if (scopeInvalidatedAt.size > 10_000) {
+    // Forgetting when a scope changed would accept a value read before it: refuse those reads too.
+    everythingInvalidatedAt = Math.max(everythingInvalidatedAt, ...scopeInvalidatedAt.values());
+    scopeInvalidatedAt.clear();
+  }
+  unscopedInvalidatedAt = now;
+  for (const scope of scopes) scopeInvalidatedAt.set(scope, now);
+  const set = new Set(scopes);
+  for (const cache of caches) cache.dropScopes(set);
 }
 
 /** Drops every cached value carrying one of `tags`, here and in the other workers of this cluster. */

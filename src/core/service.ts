@@ -11,6 +11,7 @@ import type { Transaction } from 'kysely';
 import { transactionEnded } from '../db/after-commit.js';
 import type { Db } from '../db/database.js';
 import type { Database, UserRow } from '../db/schema.js';
+import { inWriteScope } from '../db/write-scope.js';
 import type { Urls } from '../lib/urls.js';
 import { guarded } from './event-guard.js';
 import type { WriteWithoutEvent } from './unevented.js';
@@ -55,6 +56,9 @@ export function actingUser(ctx: ServiceContext): UserRow {
  * is rolled back with an error, unless `options.withoutEvent` names the calling service function
  * and that function is on the list of writes without events (src/core/unevented.ts). Inside the
  * caller's transaction, the caller's opening decides.
+ *
+ * The transaction is one unit of work for the caches (src/db/write-scope.ts): what its code declares
+ * it changes (its event's organization, the member rows it writes) is what its commit invalidates.
  */
 export async function inTransaction<T>(
   db: DbOrTrx,
@@ -62,6 +66,14 @@ export async function inTransaction<T>(
   options: { withoutEvent?: WriteWithoutEvent } = {},
 ): Promise<T> {
   if (db.isTransaction) return fn(db as Transaction<Database>);
+  return inWriteScope(() => openTransaction(db, fn, options));
+}
+
+async function openTransaction<T>(
+  db: DbOrTrx,
+  fn: (trx: Transaction<Database>) => Promise<T>,
+  options: { withoutEvent?: WriteWithoutEvent },
+): Promise<T> {
   let opened: Transaction<Database> | undefined;
   try {
     return await db.transaction().execute(async (raw) => {

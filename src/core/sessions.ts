@@ -14,6 +14,7 @@ import { afterCommit } from '../db/after-commit.js';
 import type { Db } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
 import type { SessionRow, UserRow } from '../db/schema.js';
+import { userScope } from '../db/write-scope.js';
 import { newId, newSecret } from '../lib/ids.js';
 import { invalidate, TtlCache } from './cache.js';
 import type { DbOrTrx } from './service.js';
@@ -176,7 +177,8 @@ export async function verifySession(
       maxExpiry: Date.parse(row.expires_at),
       lastUsed: Date.parse(row.last_used_at),
     };
-    sessions.set(secret, cached, [sessionTag(row.session_id), `user-sessions:${row.id}`], readAt);
+    // Sessions and users change only by global writes: the user's scope is tag enough (core/cache.ts).
+    sessions.set(secret, cached, [sessionTag(row.session_id), `user-sessions:${row.id}`, userScope(row.id)], readAt);
   }
   const result = check(cached, policy, now);
   if (result.ok && now - cached.lastUsed > LAST_USED_EVERY_MS) {

@@ -8,6 +8,7 @@ import { afterCommit } from '../db/after-commit.js';
 import type { Db } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
 import type { ApiTokenRow, UserRow } from '../db/schema.js';
+import { userScope } from '../db/write-scope.js';
 import { newId, newSecret } from '../lib/ids.js';
 import type { Scope } from '../lib/scopes.js';
 import { nowIso } from '../lib/time.js';
@@ -188,7 +189,8 @@ async function verifyWithDatabase(
         },
       },
     };
-    tokens.set(secret, cached, [tokenTag(row.token_id), userTag(row.id)], readAt);
+    // Tokens and users change only by global writes: the user's scope is tag enough (core/cache.ts).
+    tokens.set(secret, cached, [tokenTag(row.token_id), userTag(row.id), userScope(row.id)], readAt);
   }
   const check = checkExpiry(cached, now);
   if (check.ok && now - cached.lastUsed > LAST_USED_EVERY_MS) {

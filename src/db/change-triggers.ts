@@ -6,6 +6,12 @@
  * memory. A trigger, rather than a NOTIFY sent by the application, also covers changes made by hand
  * or by scripts.
  *
+ * A transaction of a Bindery process knows better what it changed (src/db/write-scope.ts): its
+ * connection sets `bindery.notify` for the transaction (src/db/writes.ts), and then the trigger only
+ * notes `bindery.changed`; the commit sends `<pid>:<scopes>` (or `<pid>:*`) itself when it is set,
+ * so the other processes drop only what those scopes show. A payload without scopes (a script, a
+ * manual change, an older process) stays global.
+ *
  * {@link ensureChangeTriggers} runs after the migrations on every start, so tables added by later
  * migrations get their trigger without each migration having to remember it.
  */
@@ -35,7 +41,11 @@ async function installTriggers<T>(db: Kysely<T>): Promise<void> {
   await sql`
     create or replace function bindery_notify_change() returns trigger language plpgsql as $$
     begin
-      perform pg_notify(${sql.lit(CHANGES_CHANNEL)}, pg_backend_pid()::text);
+      if current_setting('bindery.notify', true) = 'at-commit' then
+        perform set_config('bindery.changed', '1', true);
+      else
+        perform pg_notify(${sql.lit(CHANGES_CHANNEL)}, pg_backend_pid()::text);
+      end if;
       return null;
     end $$`.execute(db);
   const tables = await sql<{ table: string; columns: string[]; watched: string[] | null }>`

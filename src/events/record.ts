@@ -8,6 +8,7 @@
 import { guardOf } from '../core/event-guard.js';
 import type { DbOrTrx, ServiceContext } from '../core/service.js';
 import type { EventRow } from '../db/schema.js';
+import { declareOrganizationWrite } from '../db/write-scope.js';
 import { enqueue } from '../jobs/index.js';
 import { newId, uuidV7 } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
@@ -76,6 +77,8 @@ export async function recordEvent(
     data: JSON.stringify(input.data),
     created_at: nowIso(),
   };
+  // The change is the organization's: its cached answers go when it commits (src/db/write-scope.ts).
+  declareOrganizationWrite(input.organizationId);
   const { activeWebhooks: subscribers } = await insertEvent(trx, row);
   // The transaction's guard (src/core/event-guard.ts) lets it commit: its change is recorded.
   guardOf(trx)?.eventRecorded();

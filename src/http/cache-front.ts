@@ -5,7 +5,7 @@
  * A/B: 28.6 -> 22.6 µs a request for GET organization). Whatever it is not sure of goes on to
  * Fastify untouched, which answers as before: anything but GET, a request without `Host`, one
  * while closing, a token not in the token cache (or due its `last_used_at` write), a URL with no
- * kept answer for this token and data generation.
+ * kept answer for this token that is still current (src/http/response-cache.ts).
  *
  * It answers what Fastify would: the same status and bytes, `content-type`, `etag` (304 on a
  * matching `If-None-Match`), `x-request-id` (the caller's, or a new one), the rate-limit headers
@@ -135,10 +135,10 @@ export function cacheFront(options: CacheFrontOptions): CacheFrontHandler {
     const check = cachedTokenCheck(secret);
     if (check === undefined || !check.ok) return next();
     poll?.();
-    const generation = feed.generation();
-    if (generation === undefined) return next();
+    const changes = feed.changes();
+    if (changes === undefined) return next();
     const url = req.url as string;
-    const entry = cache.peek(`${check.token.tokenId} ${url}`, generation, Date.now());
+    const entry = cache.peek(`${check.token.tokenId} ${url}`, changes, Date.now());
     if (entry === undefined) return next();
 
     const start = performance.now();

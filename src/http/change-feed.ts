@@ -15,14 +15,17 @@
  *     (milliseconds). The listening connection is checked with a notification of its own before it
  *     is trusted; while it is down, {@link ChangeFeed.generation} answers undefined (nothing may be
  *     served from memory on the strength of it) and the short-lived caches fall back to their TTL.
- *   Either way, every short-lived cache is emptied ({@link invalidateEverything}): another process
- *   cannot tell this one which entries its change touched.
+ *   Either way the change is counted on this process's {@link WriteCounter}, on its scopes when the
+ *   notification names them (a Bindery process's transaction: `<pid>:<scopes>`, src/db/writes.ts),
+ *   else as global; the short-lived caches drop what those scopes show ({@link invalidateScopes}),
+ *   or everything ({@link invalidateEverything}). SQLite's `data_version` says nothing of what
+ *   changed: a change there is always global.
  */
 import { randomUUID } from 'node:crypto';
 import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type pg from 'pg';
-import { invalidateEverything } from '../core/cache.js';
+import { invalidateEverything, invalidateScopes } from '../core/cache.js';
 import { CHANGES_CHANNEL } from '../db/change-triggers.js';
 import { type Db, driverOf, loadPg } from '../db/database.js';
 import type { WriteCounter } from '../db/writes.js';
@@ -48,8 +51,6 @@ declare module 'fastify' {
 }
 
 export class ChangeFeed {
-  /** Changes of other processes learnt so far (plus one per lost listening connection). */
-  private external = 0;
   private trusted: boolean;
   private client: pg.Client | null = null;
   private closed = false;
@@ -93,7 +94,15 @@ export class ChangeFeed {
    * cannot currently know of every change (PostgreSQL without its listening connection).
    */
   generation(): number | undefined {
-    return this.trusted ? this.writes.committed + this.external : undefined;
+    return this.trusted ? this.writes.committed : undefined;
+  }
+
+  /**
+   * When each scope of the data last changed (src/db/writes.ts), or undefined when this process
+   * cannot currently know of every change.
+   */
+  changes(): WriteCounter | undefined {
+    return this.trusted ? this.writes : undefined;
   }
 
   /**
@@ -110,7 +119,7 @@ export class ChangeFeed {
     const version = this.dataVersion();
     if (version !== this.lastDataVersion) {
       this.lastDataVersion = version;
-      this.changedElsewhere();
+      this.changedElsewhere(null);
     }
   }
 
@@ -129,9 +138,11 @@ export class ChangeFeed {
     await client?.end().catch(() => {});
   }
 
-  private changedElsewhere(): void {
-    this.external++;
-    invalidateEverything();
+  /** Another process committed a change of `scopes` (null: unknown, global). */
+  private changedElsewhere(scopes: readonly string[] | null): void {
+    this.writes.commit(scopes);
+    if (scopes === null) invalidateEverything();
+    else invalidateScopes(scopes);
   }
 
   private async connect(): Promise<void> {
@@ -146,10 +157,11 @@ export class ChangeFeed {
       // Another process checking its own listening connection (as this one does on connecting):
       // nothing changed, and treating it as a change would empty this process's caches.
       if (payload.startsWith(PROBE_PREFIX)) return;
-      // The payload is the writing connection's backend pid: this process's own commits were
-      // counted at its driver already.
-      if (handle.pids.has(Number(payload))) return;
-      this.changedElsewhere();
+      // The payload starts with the writing connection's backend pid: this process's own commits
+      // were counted at its driver already.
+      const colon = payload.indexOf(':');
+      if (handle.pids.has(Number(colon < 0 ? payload : payload.slice(0, colon)))) return;
+      this.changedElsewhere(scopesOf(payload, colon));
     });
     client.on('error', (error) => this.lost(client, error));
     client.on('end', () => this.lost(client, new Error('connection ended')));
@@ -164,7 +176,7 @@ export class ChangeFeed {
     if (this.client !== client || this.closed) return;
     this.retryMs = RECONNECT_MIN_MS;
     // Whatever happened while nobody listened is unknown: start from empty caches.
-    this.changedElsewhere();
+    this.changedElsewhere(null);
     this.trusted = true;
   }
 
@@ -190,7 +202,7 @@ export class ChangeFeed {
     if (this.client !== client) return;
     this.client = null;
     this.trusted = false;
-    this.external++;
+    this.writes.commit(null);
     client.end().catch(() => {});
     if (this.closed) return;
     this.log.warn(
@@ -204,6 +216,13 @@ export class ChangeFeed {
     this.retryTimer.unref();
     this.retryMs = Math.min(this.retryMs * 2, RECONNECT_MAX_MS);
   }
+}
+
+/** The scopes a change notification names: none (a trigger's pid alone) or `*` is global. */
+function scopesOf(payload: string, colon: number): string[] | null {
+  if (colon < 0) return null;
+  const list = payload.slice(colon + 1);
+  return list === '*' ? null : list.split(',').filter((scope) => scope !== '');
 }
 
 /**

@@ -1,22 +1,27 @@
 /**
  * Reads answered from memory. A GET route whose config says `cacheable: true` declares that its
  * 200 answer is a function of the stored data, the caller and the URL alone (no clock, no outside
- * service, no header but the token). Such an answer is kept, per access token and URL, with the
- * data generation it was computed at (src/http/change-feed.ts); the same request is answered with
- * the same bytes and ETag for as long as the generation has not moved, that is until anything
- * commits a change — here or, once it is known here, in another process. Authentication, scope
- * checks and rate limits run on every request as before; only the work of the handler (queries,
+ * service, no header but the token). Such an answer is kept, per access token and URL, with what it
+ * depends on: the point it was computed at on the clock of committed changes and the scopes of data
+ * it read (src/core/answer-scope.ts: the organizations it authorized in and the caller's
+ * memberships). The same request is answered with the same bytes and ETag for as long as no change
+ * of those scopes and no global change has committed since (src/db/writes.ts, src/db/write-scope.ts)
+ * — here or, once it is known here, in another process (src/http/change-feed.ts). A write in one
+ * organization thus leaves the other organizations' answers in memory. Authentication, scope checks
+ * and rate limits run on every request as before; only the work of the handler (queries,
  * permissions, presenting, serializing, hashing) is skipped. A request whose token and answer are
- * both in memory is answered before Fastify, by src/http/cache-front.ts; the hooks here answer
- * the others (a token the front door had to leave to the database, for one).
+ * both in memory is answered before Fastify, by src/http/cache-front.ts; the hooks here answer the
+ * others (a token the front door had to leave to the database, for one).
  *
- * Invalidation is deliberately coarse: any committed change empties the whole cache. It cannot
- * miss a change that way (no route has to say what it depends on), and reads, which outnumber
- * writes, are served from memory between writes. Entries also expire after {@link MAX_AGE_MS},
- * the bound of the other in-process caches, as a guard. `RESPONSE_CACHE_MB=0` turns it off.
+ * Never stale: a write whose scopes are not known for sure counts as global and drops every answer,
+ * and an answer whose handler did not say what it read depends on every write. Entries also expire
+ * after {@link MAX_AGE_MS}, the bound of the other in-process caches, as a guard.
+ * `RESPONSE_CACHE_MB=0` turns it off.
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
+import { AnswerScope, collectAnswerScope } from '../core/answer-scope.js';
+import type { WriteCounter } from '../db/writes.js';
 import { RecencyMap } from '../lib/recency-map.js';
 
 const MAX_AGE_MS = 10_000;
@@ -36,13 +41,16 @@ declare module 'fastify' {
     responseCache: ResponseCache | null;
   }
   interface FastifyRequest {
-    /** Set when this request's answer is to be kept: where, and for which data generation. */
-    responseCacheSlot: { key: string; generation: number } | null;
+    /** Set when this request's answer is to be kept: where, since when, and what it read. */
+    responseCacheSlot: { key: string; since: number; reads: AnswerScope } | null;
   }
 }
 
 interface Entry {
-  generation: number;
+  /** The count of committed changes when the answer began to be computed. */
+  since: number;
+  /** The scopes of data it depends on; null: every write. */
+  dependencies: readonly string[] | null;
   body: Buffer;
   etag: string;
   contentType: string;
@@ -60,8 +68,8 @@ export class ResponseCache {
   /** Lookups answered from memory, and lookups that went on to the handler (for /metrics). */
   hits = 0;
   misses = 0;
-  /** The generation the entries were computed at; a new one empties the cache. */
-  private generation = -1;
+  /** The last global change the entries have seen; a new one empties the cache. */
+  private everything = -1;
 
   constructor(readonly maxBytes: number) {}
 
@@ -69,18 +77,18 @@ export class ResponseCache {
     return this.entries.size;
   }
 
-  get(key: string, generation: number, now: number): Entry | undefined {
-    const entry = this.peek(key, generation, now);
+  get(key: string, changes: WriteCounter, now: number): Entry | undefined {
+    const entry = this.peek(key, changes, now);
     if (entry === undefined) this.misses++;
     return entry;
   }
 
   /** As {@link get}, but a miss is not counted (the request goes on to a lookup that counts it). */
-  peek(key: string, generation: number, now: number): Entry | undefined {
-    if (generation !== this.generation) this.reset(generation);
+  peek(key: string, changes: WriteCounter, now: number): Entry | undefined {
+    if (changes.everything !== this.everything) this.reset(changes.everything);
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;
-    if (entry.expires <= now) {
+    if (entry.expires <= now || !changes.unchangedSince(entry.since, entry.dependencies)) {
       this.entries.delete(key);
       this.bytes -= entry.bytes;
       return undefined;
@@ -89,15 +97,24 @@ export class ResponseCache {
     return entry;
   }
 
-  /** Keeps an answer computed at `computedAt`, unless the data has moved on since (`current`). */
-  set(key: string, answer: Omit<Entry, 'expires' | 'bytes' | 'generation'>, computedAt: number, current: number) {
-    if (computedAt !== current) return;
-    if (current !== this.generation) this.reset(current);
+  /**
+   * Keeps an answer computed since `since` from data of `dependencies`, unless that data has
+   * changed since (a write that committed while it was computed).
+   */
+  set(
+    key: string,
+    answer: Omit<Entry, 'expires' | 'bytes' | 'since' | 'dependencies'>,
+    since: number,
+    dependencies: readonly string[] | null,
+    changes: WriteCounter,
+  ) {
+    if (!changes.unchangedSince(since, dependencies)) return;
+    if (changes.everything !== this.everything) this.reset(changes.everything);
     const bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
     if (bytes > this.maxBytes / 4) return; // one answer must not push out everything else
     const previous = this.entries.delete(key);
     if (previous) this.bytes -= previous.bytes;
-    this.entries.set(key, { ...answer, generation: current, expires: Date.now() + MAX_AGE_MS, bytes });
+    this.entries.set(key, { ...answer, since, dependencies, expires: Date.now() + MAX_AGE_MS, bytes });
     this.bytes += bytes;
     while (this.bytes > this.maxBytes) {
       const evicted = this.entries.evict();
@@ -106,10 +123,10 @@ export class ResponseCache {
     }
   }
 
-  private reset(generation: number): void {
+  private reset(everything: number): void {
     this.entries.clear();
     this.bytes = 0;
-    this.generation = generation;
+    this.everything = everything;
   }
 }
 
@@ -141,16 +158,18 @@ async function registerResponseCache(app: FastifyInstance, { maxBytes }: { maxBy
   app.addHook('onRequest', (request, reply, done) => {
     const auth = request.auth;
     if (request.method !== 'GET' || auth === null || request.routeOptions.config.cacheable !== true) return done();
-    const generation = feed.generation();
-    if (generation === undefined) {
+    const changes = feed.changes();
+    if (changes === undefined) {
       cache.misses++; // changes elsewhere cannot be known now: nothing is served from memory
       return done();
     }
     const key = keyOf(request, auth.tokenId);
-    const entry = cache.get(key, generation, Date.now());
+    const entry = cache.get(key, changes, Date.now());
     if (entry === undefined) {
-      request.responseCacheSlot = { key, generation };
-      return done();
+      const reads = new AnswerScope(auth.user.id);
+      request.responseCacheSlot = { key, since: changes.committed, reads };
+      // The handler runs in this context: what it authorizes in is collected (core/answer-scope.ts).
+      return collectAnswerScope(reads, done);
     }
     // Replying from onRequest skips parsing, validation and the handler; onSend hooks still run
     // (If-None-Match against the kept ETag, the request id) and the request is logged as usual.
@@ -163,10 +182,10 @@ async function registerResponseCache(app: FastifyInstance, { maxBytes }: { maxBy
     request.responseCacheSlot = null;
     const etag = reply.getHeader('etag');
     const contentType = reply.getHeader('content-type');
-    const current = feed.generation();
+    const changes = feed.changes();
     if (
       reply.statusCode === 200 &&
-      current !== undefined &&
+      changes !== undefined &&
       (typeof payload === 'string' || Buffer.isBuffer(payload)) &&
       typeof etag === 'string' &&
       typeof contentType === 'string' &&
@@ -174,7 +193,7 @@ async function registerResponseCache(app: FastifyInstance, { maxBytes }: { maxBy
     ) {
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
       const route = request.routeOptions.url ?? request.url;
-      cache.set(slot.key, { body, etag, contentType, route }, slot.generation, current);
+      cache.set(slot.key, { body, etag, contentType, route }, slot.since, slot.reads.dependencies(), changes);
     }
     done(null, payload);
   });

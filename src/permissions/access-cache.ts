@@ -12,6 +12,7 @@
  */
 import { invalidate, readThrough, TtlCache } from '../core/cache.js';
 import { afterCommit, type DbOrTrx } from '../core/service.js';
+import { declareOrganizationWrite, organizationScope } from '../db/write-scope.js';
 import type { Role } from '../lib/schemas.js';
 import { membershipTag } from './organization.js';
 import { highest, isRole } from './roles.js';
@@ -39,11 +40,14 @@ export function accessChanged(db: DbOrTrx, ...organizationIds: string[]): void {
   const tags = organizationIds.map(accessTag);
   invalidate(...tags);
   afterCommit(db, () => invalidate(...tags));
+  // The cached answers of these organizations go when the write commits (src/db/write-scope.ts).
+  for (const id of organizationIds) declareOrganizationWrite(id);
 }
 
 /** The organization's collections: parent and default level by id. */
 export function collectionTree(db: DbOrTrx, organizationId: string): Promise<ReadonlyMap<string, CollectionShape>> {
-  return readThrough(db, collectionTrees, organizationId, [accessTag(organizationId)], async () => {
+  const tags = [accessTag(organizationId), organizationScope(organizationId)];
+  return readThrough(db, collectionTrees, organizationId, tags, async () => {
     const rows = await db
       .selectFrom('collections')
       .select(['id', 'parent_id', 'default_level'])
@@ -55,7 +59,7 @@ export function collectionTree(db: DbOrTrx, organizationId: string): Promise<Rea
 
 /** The grants reaching `userId` in `organizationId`, directly or through their teams, in one query. */
 export function grantsOfUser(db: DbOrTrx, organizationId: string, userId: string): Promise<GrantMap> {
-  const tags = [accessTag(organizationId), membershipTag(organizationId, userId)];
+  const tags = [accessTag(organizationId), membershipTag(organizationId, userId), organizationScope(organizationId)];
   return readThrough(db, userGrants, `${organizationId}:${userId}`, tags, async () => {
     const rows = await db
       .selectFrom('content_permissions')

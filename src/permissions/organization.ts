@@ -4,9 +4,11 @@
  * members and its teams; a team owner manages that team's membership.
  */
 
+import { readsOrganization } from '../core/answer-scope.js';
 import { invalidate, TtlCache } from '../core/cache.js';
 import type { Db } from '../db/database.js';
 import { prepare } from '../db/prepared.js';
+import { organizationScope } from '../db/write-scope.js';
 import { forbidden, notFound } from '../lib/errors.js';
 import type { Role } from '../lib/schemas.js';
 import { atLeast, isRole } from './roles.js';
@@ -51,7 +53,7 @@ export async function cachedMemberCount(
   if (cached !== undefined) return cached;
   const readAt = Date.now();
   const n = await count();
-  memberCounts.set(key, n, [membersOfTag(organizationId)], readAt);
+  memberCounts.set(key, n, [membersOfTag(organizationId), organizationScope(organizationId)], readAt);
   return n;
 }
 
@@ -64,6 +66,8 @@ const memberRow = prepare((db, p: { organizationId: string; userId: string }) =>
 );
 
 export async function findMembership(db: Db, organizationId: string, userId: string): Promise<OrgMembership | null> {
+  // Every read of an organization's data is authorized here: a cached answer depends on it.
+  readsOrganization(organizationId);
   const tag = membershipTag(organizationId, userId);
   // Inside a transaction the row may be this transaction's own uncommitted change: never cached.
   if (!db.isTransaction) {
@@ -75,7 +79,7 @@ export async function findMembership(db: Db, organizationId: string, userId: str
   const membership: OrgMembership | null = row
     ? Object.freeze({ organizationId, userId, role: isRole(row.role) ? row.role : null, disabled: row.disabled === 1 })
     : null;
-  if (!db.isTransaction) memberships.set(tag, membership, [tag], readAt);
+  if (!db.isTransaction) memberships.set(tag, membership, [tag, organizationScope(organizationId)], readAt);
   return membership;
 }
 

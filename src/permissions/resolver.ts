@@ -19,6 +19,7 @@
  * here" (aggregate lists, {@link aggregateRoles}).
  */
 
+import { readsOrganization } from '../core/answer-scope.js';
 import { siteOfReader } from '../core/site-tokens.js';
 import type { Db } from '../db/database.js';
 import type { Role } from '../lib/schemas.js';
@@ -177,6 +178,7 @@ export async function loadViewer(db: Db, organizationId: string, userId: string)
   const readerOf = siteOfReader(userId);
   if (readerOf !== null) {
     // A site token's reader: `read` on its site's spaces, nothing elsewhere (./site-reader.ts).
+    readsOrganization(organizationId);
     const spaces = await siteReaderSpaces(db, organizationId, readerOf);
     return new Viewer(userId, organizationId, {
       orgRole: null,

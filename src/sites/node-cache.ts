@@ -12,6 +12,7 @@
  */
 import { invalidate, readThrough, TtlCache } from '../core/cache.js';
 import { afterCommit, type DbOrTrx } from '../core/service.js';
+import { declareOrganizationWrite, organizationScope } from '../db/write-scope.js';
 import { listSiteSpaceNodes } from './repo.js';
 
 const SITE_NODES_TTL_MS = 10_000;
@@ -29,11 +30,12 @@ export function siteNodesChanged(db: DbOrTrx, ...organizationIds: string[]): voi
   const tags = organizationIds.map(siteNodesTag);
   invalidate(...tags);
   afterCommit(db, () => invalidate(...tags));
+  // The cached answers of these organizations go when the write commits (src/db/write-scope.ts).
+  for (const id of organizationIds) declareOrganizationWrite(id);
 }
 
 /** {@link listSiteSpaceNodes}, cached (shared between requests: read it, never change it). */
 export function siteSpaceNodes(db: DbOrTrx, organizationId: string): Promise<readonly SiteSpaceNode[]> {
-  return readThrough(db, siteNodes, organizationId, [siteNodesTag(organizationId)], () =>
-    listSiteSpaceNodes(db, organizationId),
-  );
+  const tags = [siteNodesTag(organizationId), organizationScope(organizationId)];
+  return readThrough(db, siteNodes, organizationId, tags, () => listSiteSpaceNodes(db, organizationId));
 }

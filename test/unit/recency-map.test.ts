@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { WriteCounter } from '../../src/db/writes.js';
 import { ResponseCache } from '../../src/http/response-cache.js';
 import { RecencyMap } from '../../src/lib/recency-map.js';
 
@@ -70,20 +71,44 @@ describe('ResponseCache budget', () => {
     // Room for five: each takes its body, its key (2 bytes a character) and 256 bytes of allowance
     // (and one answer may take at most a quarter of the budget).
     const cache = new ResponseCache(5 * (1_000 + 2 + 256));
+    const changes = new WriteCounter();
     const now = Date.now();
-    for (const key of ['a', 'b', 'c', 'd', 'e']) cache.set(key, answer(1_000), 1, 1);
+    for (const key of ['a', 'b', 'c', 'd', 'e']) cache.set(key, answer(1_000), 0, null, changes);
     expect(cache.size).toBe(5);
-    expect(cache.get('a', 1, now)).toBeDefined();
-    cache.set('f', answer(1_000), 1, 1);
+    expect(cache.get('a', changes, now)).toBeDefined();
+    cache.set('f', answer(1_000), 0, null, changes);
     expect(cache.size).toBe(5);
     expect(cache.bytes).toBeLessThanOrEqual(cache.maxBytes);
-    expect(cache.get('b', 1, now)).toBeUndefined(); // the oldest unread one went
-    for (const key of ['a', 'c', 'd', 'e', 'f']) expect(cache.get(key, 1, now)).toBeDefined();
-    // A new generation empties it; an expired answer is not served.
-    expect(cache.get('a', 2, now)).toBeUndefined();
+    expect(cache.get('b', changes, now)).toBeUndefined(); // the oldest unread one went
+    for (const key of ['a', 'c', 'd', 'e', 'f']) expect(cache.get(key, changes, now)).toBeDefined();
+    // A global change empties it; an expired answer is not served.
+    changes.commit(null);
+    expect(cache.get('a', changes, now)).toBeUndefined();
     expect(cache.size).toBe(0);
-    cache.set('e', answer(10), 2, 2);
-    expect(cache.get('e', 2, now + 60_000)).toBeUndefined();
+    cache.set('e', answer(10), changes.committed, null, changes);
+    expect(cache.get('e', changes, now + 60_000)).toBeUndefined();
     expect(cache.bytes).toBe(0);
+  });
+
+  it('serves an answer while no change of its scopes (nor a global one) committed since it was computed', () => {
+    const cache = new ResponseCache(1_000_000);
+    const changes = new WriteCounter();
+    const now = Date.now();
+    cache.set('b', answer(10), changes.committed, ['org:b', 'user:u'], changes);
+    cache.set('any', answer(10), changes.committed, null, changes);
+    changes.commit(['org:a', 'user:v']);
+    expect(cache.get('b', changes, now)).toBeDefined();
+    expect(cache.get('any', changes, now)).toBeUndefined(); // depends on every write
+    changes.commit(['user:u']);
+    expect(cache.get('b', changes, now)).toBeUndefined();
+    // Computed while a change of its scope committed: not kept.
+    const since = changes.committed;
+    changes.commit(['org:b']);
+    cache.set('b', answer(10), since, ['org:b'], changes);
+    expect(cache.get('b', changes, now)).toBeUndefined();
+    cache.set('b', answer(10), changes.committed, ['org:b'], changes);
+    expect(cache.get('b', changes, now)).toBeDefined();
+    changes.commit(null);
+    expect(cache.get('b', changes, now)).toBeUndefined();
   });
 });

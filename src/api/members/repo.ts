@@ -4,6 +4,7 @@ import type { DbOrTrx } from '../../core/service.js';
 import { containsInsensitive, dialectOf, toCount } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { Database } from '../../db/schema.js';
+import { declareMemberWrite } from '../../db/write-scope.js';
 import { keysetPage, type Page, paginate, type SortKey } from '../../lib/paging.js';
 import type { Role } from '../../lib/schemas.js';
 import { nowIso } from '../../lib/time.js';
@@ -314,6 +315,7 @@ export async function setMemberRole(
   userId: string,
   role: Role | null,
 ): Promise<void> {
+  declareMemberWrite(organizationId, userId);
   await db
     .updateTable('members')
     .set({ role })
@@ -323,6 +325,7 @@ export async function setMemberRole(
 }
 
 export async function setMemberSso(db: DbOrTrx, organizationId: string, userId: string): Promise<void> {
+  declareMemberWrite(organizationId, userId);
   await db
     .updateTable('members')
     .set({ sso: 1 })
@@ -333,6 +336,7 @@ export async function setMemberSso(db: DbOrTrx, organizationId: string, userId: 
 
 /** Removes the member, their memberships of the organization's teams and their grants. */
 export async function removeMember(db: DbOrTrx, organizationId: string, userId: string): Promise<void> {
+  declareMemberWrite(organizationId, userId);
   await db
     .deleteFrom('team_members')
     .where('user_id', '=', userId)
@@ -360,6 +364,7 @@ export async function addMember(
   role: Role | null,
   sso = false,
 ): Promise<boolean> {
+  declareMemberWrite(organizationId, userId);
   const result = await db
     .insertInto('members')
     .values({

@@ -3,6 +3,7 @@ import type { DbOrTrx } from '../../core/service.js';
 import { isUniqueViolation } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
 import type { OrganizationRow, OrganizationUpdate } from '../../db/schema.js';
+import { declareMemberWrite } from '../../db/write-scope.js';
 import { conflict } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
 import { type Page, paginate } from '../../lib/paging.js';
@@ -76,6 +77,7 @@ export async function createOrganization(
     custom_hostname: null,
     created_at: now,
   };
+  declareMemberWrite(row.id, ownerId);
   try {
     await db.insertInto('organizations').values(row).execute();
     await db
@@ -167,6 +169,7 @@ export async function updateOrganization(
 }
 
 export async function touchLastSeen(db: DbOrTrx, organizationId: string, userId: string): Promise<void> {
+  declareMemberWrite(organizationId, userId);
   await db
     .updateTable('members')
     .set({ last_seen_at: nowIso() })

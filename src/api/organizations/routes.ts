@@ -1,5 +1,7 @@
 /** Organizations: list mine, create, get, patch, ping. */
 import { Type } from 'typebox';
+import { dependsOn } from '../../core/answer-scope.js';
+import { organizationScope, userScope } from '../../db/write-scope.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
 import { serviceContext } from '../../http/service-context.js';
@@ -38,6 +40,9 @@ export default async function organizationRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const page = await listOrganizationsOfUser(app.db, user.id, request.query);
+      // The caller's memberships decide which organizations (ordered by what never changes), each
+      // shows its own row and the caller's teams there.
+      dependsOn(userScope(user.id), ...page.items.map((org) => organizationScope(org.id)));
       const owned = await organizationsWithOwnedTeam(
         app.db,
         user.id,

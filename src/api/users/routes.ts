@@ -1,4 +1,6 @@
 /** `GET /v1/user`: the authenticated user; `GET`/`PATCH /v1/users/{userId}`: a user by id. */
+import { dependsOn } from '../../core/answer-scope.js';
+import { userScope } from '../../db/write-scope.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
 import { serviceContext } from '../../http/service-context.js';
@@ -18,7 +20,12 @@ export default async function userRoutes(app: App) {
       config: { scope: 'user:read', cacheable: true },
       schema: { operationId: 'getAuthenticatedUser', tags, response: { 200: UserSchema } },
     },
-    async (request) => presentUser(caller(request).user, app.urls),
+    async (request) => {
+      const { user } = caller(request);
+      // Only the caller's row, which only global writes change (core/answer-scope.ts).
+      dependsOn(userScope(user.id));
+      return presentUser(user, app.urls);
+    },
   );
 
   app.get(
@@ -29,6 +36,8 @@ export default async function userRoutes(app: App) {
     },
     async (request) => {
       const { userId } = request.params;
+      // The two users' memberships decide; the row itself changes only by global writes.
+      dependsOn(userScope(caller(request).user.id), userScope(userId));
       // Someone who shares no organization with the caller does not exist for them.
       const user = (await canSeeUser(app.db, caller(request).user.id, userId))
         ? await findUserById(app.db, userId)

@@ -1,0 +1,160 @@
+/**
+ * What a committed write can have changed, so that what is kept in memory (the response cache,
+ * src/http/response-cache.ts, and the short-lived caches of src/core/cache.ts) is dropped only
+ * where it may be stale: a write in one organization leaves another organization's answers alone.
+ *
+ * A write's scopes are the organizations whose data it changed (`org:<id>`) and the users whose
+ * memberships it changed (`user:<id>`, a fact read across organizations: the caller's list of
+ * organizations, who may see whom). They are declared by the code that makes the change, inside
+ * the unit of work `inTransaction` opens ({@link inWriteScope}): recording the change's event
+ * declares its organization (src/events/record.ts), writing a member row declares the member
+ * ({@link declareMemberWrite}). The driver (src/db/writes.ts) checks the declarations against
+ * what the transaction actually wrote ({@link scopesAtCommit}) and counts the write as global (it
+ * may have changed anything) whenever they do not cover it:
+ *
+ * - a table outside {@link ORGANIZATION_TABLES} and `members` (users, tokens, sessions, settings,
+ *   integrations shown to every organization, anything new), or a statement whose table is not
+ *   plain to see, makes the write global;
+ * - organization tables need an organization declared in the unit of work (its event's);
+ * - member rows need one declared member per row changed;
+ * - a write outside any unit of work (a job's own transaction, a script, a test's setup) is global.
+ *
+ * The premise of the organization rule: a unit of work changes the data of the organization(s)
+ * whose audit log records it — a service authorizes in the organization of what it changes and
+ * records its event there. Deleting an organization is global (rows of other tables go with it).
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** The scope of an organization's data. */
+export const organizationScope = (organizationId: string) => `org:${organizationId}`;
+/** The scope of a user's memberships (which organizations they are in, with which role). */
+export const userScope = (userId: string) => `user:${userId}`;
+
+/** Whether a cache tag is a scope (src/core/cache.ts tags entries with their scopes). */
+export function isScope(tag: string): boolean {
+  return tag.startsWith('org:') || tag.startsWith('user:');
+}
+
+/**
+ * Tables whose every row belongs to one organization and is shown only in answers that authorize
+ * in that organization (and, for content-addressed tables, rows that are only ever inserted:
+ * a new row changes no answer that exists).
+ */
+const ORGANIZATION_TABLES = new Set([
+  'organizations',
+  'teams',
+  'team_members',
+  'invite_links',
+  'collections',
+  'spaces',
+  'content_permissions',
+  'sites',
+  'site_section_groups',
+  'site_sections',
+  'site_spaces',
+  'site_external_links',
+  'site_adaptive_schemas',
+  'site_redirects',
+  'site_share_links',
+  'site_publishing_auth',
+  'site_insight_events',
+  'custom_hostnames',
+  'integration_installations',
+  'integration_space_installations',
+  'openapi_specs',
+  'openapi_spec_versions',
+  'translation_settings',
+  'translation_results',
+  'storage_uploads',
+  'content_documents',
+  'page_versions',
+  'file_blobs',
+  'revisions',
+  'change_requests',
+  'change_request_reviewers',
+  'search_passages',
+  'search_index_state',
+  'git_sync',
+  'revision_git',
+  'events',
+  'webhooks',
+  'webhook_deliveries',
+  'comments',
+  'comment_reactions',
+  'change_request_reviews',
+  'saml_providers',
+]);
+
+/** The table a write statement changes (as Kysely compiles it), or null when it is not plain. */
+const WRITTEN_TABLE = /^\s*(insert\s+into|update|delete\s+from)\s+"([a-z_0-9]+)"[\s(]/i;
+
+/** What one transaction (or one statement outside a transaction) wrote, as far as scopes go. */
+export class WrittenTables {
+  organization = false;
+  memberRows = 0;
+  global = false;
+
+  /** Notes a statement that changed `rows` rows (undefined: unknown). */
+  note(sql: string, rows: number | undefined): void {
+    const match = WRITTEN_TABLE.exec(sql);
+    const table = match?.[2];
+    const verb = match?.[1]?.toLowerCase();
+    if (table === undefined) this.global = true;
+    else if (table === 'members') {
+      if (rows === undefined) this.global = true;
+      else this.memberRows += rows;
+    } else if (table === 'organizations' && verb === 'delete from') this.global = true;
+    else if (ORGANIZATION_TABLES.has(table)) this.organization = true;
+    else this.global = true;
+  }
+
+  clear(): void {
+    this.organization = false;
+    this.memberRows = 0;
+    this.global = false;
+  }
+}
+
+/** What the code of one unit of work declared it changes. */
+export class WriteScope {
+  readonly organizations = new Set<string>();
+  /** Members whose row was written, as `<organization> <user>`. */
+  readonly members = new Set<string>();
+  readonly users = new Set<string>();
+}
+
+const current = new AsyncLocalStorage<WriteScope>();
+
+/** Runs `fn` as one unit of work whose writes carry its declarations (inside an open one: that one). */
+export function inWriteScope<T>(fn: () => T): T {
+  return current.getStore() ? fn() : current.run(new WriteScope(), fn);
+}
+
+/** The unit of work's organization changes: called when its event is recorded. */
+export function declareOrganizationWrite(organizationId: string): void {
+  current.getStore()?.organizations.add(organizationId);
+}
+
+/** A member row of `userId` in `organizationId` is written (added, removed, role, last seen…). */
+export function declareMemberWrite(organizationId: string, userId: string): void {
+  const scope = current.getStore();
+  if (!scope) return;
+  scope.organizations.add(organizationId);
+  scope.members.add(`${organizationId} ${userId}`);
+  scope.users.add(userId);
+}
+
+/**
+ * The scopes of a committed write, or null for a global one (see the rules above). Reads the
+ * declarations of the unit of work the commit runs in.
+ */
+export function scopesAtCommit(written: WrittenTables): string[] | null {
+  const scope = current.getStore();
+  if (written.global || scope === undefined) return null;
+  if (written.organization && scope.organizations.size === 0) return null;
+  if (written.memberRows > scope.members.size) return null;
+  const scopes: string[] = [];
+  for (const id of scope.organizations) scopes.push(organizationScope(id));
+  for (const id of scope.users) scopes.push(userScope(id));
+  return scopes;
+}
