@@ -37,8 +37,7 @@ export function isScope(tag: string): boolean {
 
 /**
  * Tables whose every row belongs to one organization and is shown only in answers that authorize
- * in that organization (and, for content-addressed tables, rows that are only ever inserted:
- * a new row changes no answer that exists).
+ * in that organization.
  */
 const ORGANIZATION_TABLES = new Set([
   'organizations',
@@ -66,9 +65,6 @@ const ORGANIZATION_TABLES = new Set([
   'translation_settings',
   'translation_results',
   'storage_uploads',
-  'content_documents',
-  'page_versions',
-  'file_blobs',
   'revisions',
   'change_requests',
   'change_request_reviewers',
@@ -84,6 +80,14 @@ const ORGANIZATION_TABLES = new Set([
   'change_request_reviews',
   'saml_providers',
 ]);
+
+/**
+ * Content-addressed tables: a row is only ever inserted, under the hash of what it holds, and is
+ * shown only once a revision refers to it (a write of its own). Inserting one changes no answer
+ * that exists, whoever inserts it (the content store writes them before the transaction that uses
+ * them); an update or a delete is global.
+ */
+const CONTENT_ADDRESSED = new Set(['content_documents', 'page_versions', 'file_blobs']);
 
 /** The table a write statement changes (as Kysely compiles it), or null when it is not plain. */
 const WRITTEN_TABLE = /^\s*(insert\s+into|update|delete\s+from)\s+"([a-z_0-9]+)"[\s(]/i;
@@ -104,7 +108,9 @@ export class WrittenTables {
       if (rows === undefined) this.global = true;
       else this.memberRows += rows;
     } else if (table === 'organizations' && verb === 'delete from') this.global = true;
-    else if (ORGANIZATION_TABLES.has(table)) this.organization = true;
+    else if (CONTENT_ADDRESSED.has(table)) {
+      if (verb !== 'insert into') this.global = true;
+    } else if (ORGANIZATION_TABLES.has(table)) this.organization = true;
     else this.global = true;
   }
 
@@ -149,8 +155,10 @@ export function declareMemberWrite(organizationId: string, userId: string): void
  * declarations of the unit of work the commit runs in.
  */
 export function scopesAtCommit(written: WrittenTables): string[] | null {
+  if (written.global) return null;
+  if (!written.organization && written.memberRows === 0) return []; // new content-addressed rows only
   const scope = current.getStore();
-  if (written.global || scope === undefined) return null;
+  if (scope === undefined) return null;
   if (written.organization && scope.organizations.size === 0) return null;
   if (written.memberRows > scope.members.size) return null;
   const scopes: string[] = [];

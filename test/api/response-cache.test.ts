@@ -269,6 +269,39 @@ describe('changes made by another process', () => {
   );
 
   it.runIf(inject('databaseUrl') !== null)(
+    "drops only what another Bindery process's change shows: its notification names the organization",
+    async () => {
+      const other = await createHarness({ ownDatabase: database.url });
+      try {
+        const a = await keptOrganization(own);
+        const b = await keptOrganization(own);
+        const renamed = await new Client(other.app, a.org.admin.token).patch(`/v1/orgs/${a.org.id}`, {
+          title: 'Renamed by the other process',
+        });
+        expect(renamed.status).toBe(200);
+        const { value, took } = await eventually(
+          () =>
+            own.app.inject({ method: 'GET', url: a.url, headers: { authorization: `Bearer ${a.org.admin.token}` } }),
+          (res) => res.json().title === 'Renamed by the other process',
+        );
+        expect(value.json().title).toBe('Renamed by the other process');
+        expect(took).toBeLessThan(1_000);
+        // The notification named organization A: B's answer stays in memory.
+        expect((await get(own, b.org.admin.client, b.url)).hit).toBe(true);
+        // A change of unknown scope (a script's) still drops everything.
+        await elsewhere('update organizations set title = $1 where id = $2', ['Changed by a script', b.org.id]);
+        const script = await eventually(
+          () => b.org.admin.client.get(b.url),
+          (res) => res.body.title === 'Changed by a script',
+        );
+        expect(script.value.body.title).toBe('Changed by a script');
+      } finally {
+        await other.close();
+      }
+    },
+  );
+
+  it.runIf(inject('databaseUrl') !== null)(
     "keeps its answers when another process checks its own notifications (a peer's probe is no change)",
     async () => {
       const { org, url } = await keptOrganization(own);
