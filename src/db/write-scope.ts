@@ -69,6 +69,7 @@ const ORGANIZATION_TABLES = new Set([
   'change_requests',
   'change_request_reviewers',
   'search_passages',
+  'search_cjk_pairs',
   'search_index_state',
   'git_sync',
   'revision_git',
@@ -87,7 +88,7 @@ const ORGANIZATION_TABLES = new Set([
  * that exists, whoever inserts it (the content store writes them before the transaction that uses
  * them); an update or a delete is global.
  */
-const CONTENT_ADDRESSED = new Set(['content_documents', 'page_versions', 'file_blobs']);
+const CONTENT_ADDRESSED = new Set(['content_documents', 'page_versions', 'file_blobs', 'content_lists']);
 
 /** The table a write statement changes (as Kysely compiles it), or null when it is not plain. */
 const WRITTEN_TABLE = /^\s*(insert\s+into|update|delete\s+from)\s+"([a-z_0-9]+)"[\s(]/i;
