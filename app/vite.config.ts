@@ -18,5 +18,7 @@ export default defineConfig({
     modulePreload: { polyfill: false },
     assetsInlineLimit: 0,
     sourcemap: true,
+    // Read by the server (src/web/preload.ts) to announce the editor's chunk on the editor's addresses.
+    manifest: true,
   },
 });

@@ -16,6 +16,7 @@ import {
   launchBrowser,
   listenOnLoopback,
 } from '../helpers/browser.js';
+import { givePassword, PASSWORD } from '../helpers/sessions.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -73,6 +74,61 @@ describe('serving the app', () => {
     expect((await h.anonymous.get('/v1/orgs')).status).toBe(401);
     expect((await h.anonymous.get('/docs')).status).toBe(200);
     expect((await h.anonymous.get('/nothing/here')).status).toBe(404);
+  });
+
+  it("announces what the editor's screen fetches first: its chunk, and to a signed-in person its data", async () => {
+    const world = await h.space();
+    const cr = await world.admin.client.post(`${world.base}/change-requests`, { subject: 'Edits' });
+    const inserted = await world.admin.client.post(`${world.base}/change-requests/${cr.body.id}/content`, {
+      changes: [{ operation: 'insert_page', title: 'Intro', document: { markdown: 'Hello.' } }],
+    });
+    expect(inserted.status, JSON.stringify(inserted.body)).toBe(200);
+    const content = await world.admin.client.get(`${world.base}/change-requests/${cr.body.number}/content`);
+    const pageId = content.body.pages[0].id as string;
+    await givePassword(h.db, world.admin.user.id);
+    const login = await h.anonymous.request('POST', '/auth/login', {
+      email: world.admin.user.email,
+      password: PASSWORD,
+    });
+    expect(login.status).toBe(200);
+    const cookie = String(login.headers['set-cookie']).split(';')[0] as string;
+    const get = (url: string, headers: Record<string, string> = {}) =>
+      h.anonymous.request<string>('GET', url, undefined, headers);
+    const fetched = (html: string) =>
+      [...html.matchAll(/<link rel="preload" as="fetch" crossorigin href="([^"]+)">/g)].map((m) => m[1]);
+
+    const editorUrl = `/s/${world.spaceId}/~/changes/${cr.body.number}/edit/${pageId}`;
+    const editor = await get(editorUrl, { cookie });
+    const chunk = /<link rel="modulepreload" crossorigin href="\.\/(assets\/EditorScreen-[^"]+\.js)">/.exec(
+      editor.body,
+    )?.[1];
+    expect(chunk, editor.body).toBeDefined();
+    expect((await h.anonymous.get(`/app/${chunk}`)).status).toBe(200);
+    const crPath = `${world.base}/change-requests/${cr.body.number}`;
+    expect(fetched(editor.body)).toEqual([
+      '/auth/status',
+      world.base,
+      crPath,
+      `${crPath}/content`,
+      `${crPath}/content/page/${pageId}`,
+    ]);
+    // Each is answered to the person (the app's own requests take these answers).
+    for (const url of fetched(editor.body)) expect((await get(url as string, { cookie })).status, url).toBe(200);
+    // Before the page is chosen: no page. Another screen: the session check only.
+    expect(fetched((await get(`/s/${world.spaceId}/~/changes/${cr.body.number}/edit`, { cookie })).body)).toEqual([
+      '/auth/status',
+      world.base,
+      crPath,
+      `${crPath}/content`,
+    ]);
+    const other = await get(`/s/${world.spaceId}`, { cookie });
+    expect(fetched(other.body)).toEqual(['/auth/status']);
+    expect(other.body).not.toContain('modulepreload" crossorigin href="./assets/EditorScreen');
+    // Nobody signed in (or a session that ended): the chunk only, no request that would be refused.
+    const anonymous = await get(editorUrl);
+    expect(fetched(anonymous.body)).toEqual([]);
+    expect(anonymous.body).toContain(`href="./${chunk}"`);
+    expect(fetched((await get(editorUrl, { cookie: 'bindery_session=bs_ended' })).body)).toEqual([]);
   });
 
   it('writes its base under the path of PUBLIC_URL', async () => {

@@ -154,6 +154,18 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
     await page.reload();
     await body.waitFor();
     await body.locator('h2', { hasText: 'Overview' }).waitFor();
+    // Fetched as index.html was read (its preload hints, src/web/preload.ts), and the app took those
+    // answers: none of its first requests was made again.
+    const firstRequests = await page.evaluate(() =>
+      performance
+        .getEntriesByType('resource')
+        .map((e) => [new URL(e.name).pathname, (e as PerformanceResourceTiming).initiatorType]),
+    );
+    for (const path of ['/auth/status', world.base, pageUrl])
+      expect(
+        firstRequests.filter(([name]) => name === path),
+        path,
+      ).toEqual([[path, 'link']]);
     expect(await body.locator('ul li').allTextContents()).toEqual(['first item', 'second item']);
     expect(await body.locator('pre').textContent()).toBe('npm test');
     expect(await page.getByLabel('Page title').inputValue()).toBe('Writing guide');

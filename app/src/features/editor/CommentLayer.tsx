@@ -67,6 +67,8 @@ export function CommentLayer({
 
   // Where each block with comments is, relative to the layer; measured again after edits (once a frame).
   const measure = useCallback(() => {
+    // Nothing to place: no measuring (it lays out the whole page at once, a long one in a long task).
+    if (groups.size === 0) return setPlaced((current) => (current.length === 0 ? current : []));
     const box = layer.current?.getBoundingClientRect();
     // Not before the view is mounted (TipTap's `create`, which measures again).
     if (!box || editor.isDestroyed || !editor.isInitialized) return;

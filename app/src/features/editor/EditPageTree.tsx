@@ -206,6 +206,61 @@ const ACTIONS: [string, string][] = [
   ['delete', 'Delete'],
 ];
 
+/** The keys that open a menu from its button (as Radix's trigger reads them). */
+const OPENING_KEYS = new Set(['Enter', ' ', 'ArrowDown']);
+
+/**
+ * "Actions for {title}": a plain button until it is first used, then Radix's menu, opened at once. A
+ * Radix menu per row made a tree of a few hundred pages slow to show (its providers, ids, refs and
+ * popper for every row); used, the button is replaced by the menu's own trigger, which gets the
+ * focus back when the menu closes.
+ */
+function RowMenu({ page, onAct }: { page: TreePage; onAct: (page: TreePage, action: string) => void }) {
+  const [open, setOpen] = useState<boolean | null>(null);
+  const label = `Actions for ${page.title}`;
+  if (open === null)
+    return (
+      <button
+        type="button"
+        className="tree-menu"
+        aria-label={label}
+        aria-haspopup="menu"
+        aria-expanded="false"
+        onPointerDown={(event) => {
+          if (event.button === 0 && !event.ctrlKey) {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
+        onKeyDown={(event) => {
+          if (OPENING_KEYS.has(event.key)) {
+            event.preventDefault();
+            setOpen(true);
+          }
+        }}
+        onClick={() => setOpen(true)}
+      >
+        ⋯
+      </button>
+    );
+  return (
+    <DropdownMenu.Root modal={false} open={open} onOpenChange={setOpen}>
+      <DropdownMenu.Trigger className="tree-menu" aria-label={label}>
+        ⋯
+      </DropdownMenu.Trigger>
+      <DropdownMenu.Portal>
+        <DropdownMenu.Content className="menu" align="start" sideOffset={4}>
+          {ACTIONS.map(([action, text]) => (
+            <DropdownMenu.Item key={action} className="menu-item" onSelect={() => onAct(page, action)}>
+              {text}
+            </DropdownMenu.Item>
+          ))}
+        </DropdownMenu.Content>
+      </DropdownMenu.Portal>
+    </DropdownMenu.Root>
+  );
+}
+
 function TreeList({
   pages,
   currentPageId,
@@ -252,20 +307,7 @@ function TreeList({
             ) : (
               <span className={page.type === 'group' ? 'group-title' : undefined}>{page.title}</span>
             )}
-            <DropdownMenu.Root modal={false}>
-              <DropdownMenu.Trigger className="tree-menu" aria-label={`Actions for ${page.title}`}>
-                ⋯
-              </DropdownMenu.Trigger>
-              <DropdownMenu.Portal>
-                <DropdownMenu.Content className="menu" align="start" sideOffset={4}>
-                  {ACTIONS.map(([action, label]) => (
-                    <DropdownMenu.Item key={action} className="menu-item" onSelect={() => onAct(page, action)}>
-                      {label}
-                    </DropdownMenu.Item>
-                  ))}
-                </DropdownMenu.Content>
-              </DropdownMenu.Portal>
-            </DropdownMenu.Root>
+            <RowMenu page={page} onAct={onAct} />
           </span>
           <TreeList
             pages={page.pages ?? []}

@@ -34,6 +34,10 @@ export function Editor({
   const editor = useEditor({
     extensions: [...extensions, slash, ...added],
     content: initial,
+    // Made in the effect after the first commit, not while rendering: made while rendering, TipTap
+    // destroys it unless that render is committed within a millisecond (its timer), and React renders
+    // in slices: a long page's editor was often built twice on a busy machine.
+    immediatelyRender: false,
     // TipTap's own <style> element would break the app's Content-Security-Policy (style-src 'self'):
     // its few rules are in styles.css.
     injectCSS: false,
