@@ -9,6 +9,22 @@ declare module 'autocannon' {
     pipelining?: number;
     timeout?: number;
     headers?: Record<string, string>;
+    /** Requests made in turn by each connection (bench/mixed.ts: one, built anew for every request). */
+    requests?: Request[];
+  }
+
+  /** What a request's `setupRequest` returns (autocannon prepends the origin to `path`). */
+  interface RequestParams {
+    method: string;
+    path: string;
+    headers?: Record<string, string>;
+    body?: string;
+  }
+
+  interface Request {
+    /** Called before each request; `context` is the connection's, emptied after its last request. */
+    setupRequest?: (request: RequestParams, context: Record<string, any>) => RequestParams;
+    onResponse?: (status: number, body: string, context: Record<string, any>) => void;
   }
 
   interface Histogram {
@@ -45,7 +61,7 @@ declare module 'autocannon' {
 
   function autocannon(options: Options): Instance;
   namespace autocannon {
-    export type { Instance, Options, Result };
+    export type { Instance, Options, Request, RequestParams, Result };
   }
   export = autocannon;
 }

@@ -2,7 +2,8 @@
 // counts the SQL statements the process executes, at the driver (better-sqlite3 statement runs,
 // pg `Client.query` calls), and answers `{type: 'stats'}` on the IPC channel with that count, the
 // process's CPU time and RSS, and sets an environment variable on `{type: 'env'}`. Nothing of
-// Bindery is changed; the count includes BEGIN/COMMIT.
+// Bindery is changed; the count includes BEGIN/COMMIT. With BENCH_TAG_PROCESS=1, answers carry the
+// process id (below).
 //
 // The events bench's `off` mode (bench/events.ts) is made here, not in Bindery: while
 // BINDERY_BENCH_NO_EVENTS is `1` in this process, the event's insert (`insert into "events" …
@@ -53,6 +54,18 @@ if (/^postgres(ql)?:\/\//.test(process.env.DATABASE_URL ?? '')) {
       return original.apply(this, args);
     };
   }
+}
+
+// The mixed-traffic bench's stale check (bench/mixed-stale.ts) reads each resource through every
+// worker of a WORKERS=2 server: with BENCH_TAG_PROCESS=1 each answer names the process that made it
+// (`x-bench-pid`), so the check knows which worker it reached. Off by default: it adds bytes.
+if (process.env.BENCH_TAG_PROCESS === '1') {
+  const http = require('node:http');
+  const writeHead = http.ServerResponse.prototype.writeHead;
+  http.ServerResponse.prototype.writeHead = function tagged(...args) {
+    if (!this.headersSent) this.setHeader('x-bench-pid', String(process.pid));
+    return writeHead.apply(this, args);
+  };
 }
 
 process.on('message', (message) => {

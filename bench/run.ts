@@ -18,7 +18,12 @@
  * - What recording events costs the write paths: off, on, and on with a webhook (bench/events.ts).
  * - Content search: an organization search over 2,000 pages in 20 spaces, p50 against its ceiling
  *   of 20 ms (bench/search.ts; alone: `npm run bench:search`).
- * - The report on stdout (bench/report.ts), progress on stderr.
+ * - Traffic (issue #35; bench/traffic.ts): mixed traffic over 50 organizations, 90 % reads and 10 %
+ *   writes, against the same read mix (bench/mixed.ts), on PostgreSQL also with WORKERS=2 and a
+ *   stale check across the processes; the editor's autosave at 200 and 2,000 pages (bench/traffic-autosave.ts).
+ *   Alone: `npm run bench:mixed` or BENCH_ONLY=mixed; BENCH_MIXED=0 skips it.
+ * - The report on stdout (bench/report.ts), progress on stderr, the machine's load average at the
+ *   start and the end.
  *
  * Tunables (BENCH_DURATION, BENCH_WARMUP, BENCH_CONNECTIONS, BENCH_MEMBERS, BENCH_WORKERS,
  * BENCH_WRITES, BENCH_EVENT_OPS, BENCH_EVENT_ROUNDS, BENCH_ONLY, BENCH_UNCACHED): bench/settings.ts.
@@ -41,6 +46,7 @@ import {
   EVENT_OPS,
   EVENT_ROUNDS,
   MEMBERS,
+  MIXED,
   ONLY,
   ROOT,
   UNCACHED,
@@ -48,6 +54,7 @@ import {
   WORKERS,
   WRITES,
 } from './settings.js';
+import { benchTraffic, printTraffic, runTrafficAlone, type TrafficResult } from './traffic.js';
 import { log, sleep } from './util.js';
 import { measureWrites } from './writes.js';
 
@@ -257,12 +264,24 @@ async function main(): Promise<void> {
   // Content search over 2,000 pages, against its p50 ceiling (bench/search.ts).
   log('[search] organization search over 2,000 pages');
   const search = await benchSearch(postgresUrl);
+  let traffic: TrafficResult | undefined;
+  if (MIXED) {
+    log('[traffic] mixed traffic and autosave');
+    traffic = await benchTraffic(postgresUrl);
+  }
 
   printSetup(machine, setup, loadAtStart, ceilings);
   for (const [i, run] of runs.entries()) printRun(run, i > 0 ? runs[0] : undefined);
   console.log(`\n## Content search (p50 ceiling ${P50_CEILING_MS} ms)\n`);
   for (const line of search) console.log(`- ${line}`);
   if (search.some((line) => line.endsWith('MISSED'))) process.exitCode = 1;
+  if (traffic) printTraffic(traffic);
+  console.log(
+    `\nload average at the end ${os
+      .loadavg()
+      .map((l) => fixed(l, 2))
+      .join(' ')}`,
+  );
   console.log(`\ntotal ${fixed((performance.now() - started) / 1000, 0)} s`);
   const measured = runs.flatMap((r) => [...r.rows, ...r.uncachedRows, ...r.workerRows]);
   const invalid = [...ceilings.values(), ...measured.flatMap((row) => [row.m, row.reference])].some((m) => m.failures);
@@ -272,7 +291,7 @@ async function main(): Promise<void> {
   }
 }
 
-main()
+(process.env.BENCH_ONLY === 'mixed' ? runTrafficAlone() : main())
   .catch((error: unknown) => {
     log(`bench: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     process.exitCode = 1;
