@@ -8,6 +8,7 @@ import type { Row } from './endpoints.js';
 import { type EventCostRow, eventCostTable } from './events.js';
 import type { Measurement } from './load.js';
 import { type MixedResult, type MixMeasurement, P99_GOAL_MS, RATIO_GOAL } from './mixed.js';
+import { WARMED_TARGETS } from './mixed-stale.js';
 import type { Seeded } from './seed.js';
 import { WORKERS } from './settings.js';
 import { type AutosaveResult, LARGE, P50_GOAL_MS, REVISION_TABLES, SMALL, stored } from './traffic-autosave.js';
@@ -268,7 +269,7 @@ export function printMixed(results: MixedResult[]): void {
       if (run.stale) {
         const s = run.stale;
         console.log(
-          `stale check (${run.processes}): ${s.stale} stale answers in ${s.reads} reads of ${s.targets} written targets, with each organization token, through ${s.processes} processes (goal 0: ${verdict(s.stale === 0)})` +
+          `stale check (${run.processes}): ${s.stale} stale answers in ${s.reads} reads of ${s.targets} written targets (the last ones the load wrote, and ${WARMED_TARGETS} spaces renamed and autosaved after both processes cached them), with each organization token, through ${s.processes} processes (goal 0: ${verdict(s.stale === 0)})` +
             (s.oneProcessOnly ? `; ${s.oneProcessOnly} reads reached one process only` : '') +
             (s.examples.length ? `; e.g. ${s.examples.join(', ')}` : ''),
         );

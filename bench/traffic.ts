@@ -10,7 +10,7 @@ import { onEachDatabase } from './corpus.js';
 import { benchMixed, type MixedResult } from './mixed.js';
 import { cleanUp, ensureBuild } from './processes.js';
 import { fixed, printAutosave, printMixed } from './report.js';
-import { AUTOSAVES, CONNECTIONS, MIXED_DURATION, MIXED_WRITE_SHARE, WARMUP } from './settings.js';
+import { AUTOSAVES, CONNECTIONS, MIXED_DURATION, MIXED_WARMUP, MIXED_WRITE_SHARE } from './settings.js';
 import { type AutosaveResult, benchAutosave } from './traffic-autosave.js';
 import { log } from './util.js';
 
@@ -27,7 +27,7 @@ export async function benchTraffic(postgresUrl: string | undefined): Promise<Tra
 
 export function printTraffic(result: TrafficResult): void {
   console.log(
-    `\nmixed traffic: autocannon ${CONNECTIONS} connections, ${MIXED_DURATION} s of each mix in 2 interleaved rounds after ${WARMUP} s of warm-up each, ${MIXED_WRITE_SHARE * 100} % writes; autosave: ${AUTOSAVES} saves per space size`,
+    `\nmixed traffic: autocannon ${CONNECTIONS} connections, ${MIXED_DURATION} s of each mix in 2 interleaved rounds after ${MIXED_WARMUP} s of warm-up each, ${MIXED_WRITE_SHARE * 100} % writes; autosave: ${AUTOSAVES} saves per space size`,
   );
   printMixed(result.mixed);
   printAutosave(result.autosave);
