@@ -25,7 +25,7 @@ export const SMALL = 200;
 export const LARGE = 2000;
 export const P50_GOAL_MS = 15;
 /** Where a revision is stored (src/content/store.ts): its row, its new page versions, its new bodies. */
-export const REVISION_TABLES = ['revisions', 'page_versions', 'content_documents'];
+export const REVISION_TABLES = ['revisions', 'page_versions', 'content_documents', 'content_lists'];
 const WARM_UP_SAVES = 5;
 
 export type TableSizes = Map<string, { rows: number; bytes: number }>;

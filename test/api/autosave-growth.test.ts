@@ -7,10 +7,10 @@
  * measured on a database of this test's own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { readStorage } from '../../bench/autosave.js';
 import { createHarness, type Harness } from '../helpers/app.js';
 import { batch, newChangeRequest } from '../helpers/change-requests.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
+import { readStorage } from '../helpers/storage-size.js';
 
 let h: Harness;
 let database: FreshDatabase;
