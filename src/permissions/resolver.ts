@@ -19,6 +19,7 @@
  * here" (aggregate lists, {@link aggregateRoles}).
  */
 
+import { sql } from 'kysely';
 import { readsOrganization } from '../core/answer-scope.js';
 import { siteOfReader } from '../core/site-tokens.js';
 import type { Db } from '../db/database.js';
@@ -203,62 +204,89 @@ export async function loadViewer(db: Db, organizationId: string, userId: string)
 }
 
 /**
- * The viewers of several users of one organization (a page of members), in four queries however
- * many users there are; users who are not enabled members resolve to no role, as with {@link loadViewer}.
+ * The viewers of several users of one organization (a page of members) in one query however many
+ * users there are (the collection tree comes from its cache): each user's membership and the
+ * grants reaching them, their own and their teams' (one row per principal of theirs and grant on
+ * it; a principal with no grant comes once, with none). Users who are not enabled members resolve
+ * to no role, as with {@link loadViewer}.
  */
 export async function loadViewers(db: Db, organizationId: string, userIds: string[]): Promise<Map<string, Viewer>> {
   const viewers = new Map<string, Viewer>();
   if (userIds.length === 0) return viewers;
-  const [memberships, teams, collections] = await Promise.all([
+  const [rows, collections] = await Promise.all([
     db
-      .selectFrom('members')
-      .select(['user_id', 'role', 'disabled'])
-      .where('organization_id', '=', organizationId)
-      .where('user_id', 'in', userIds)
-      .execute(),
-    db
-      .selectFrom('team_members')
-      .innerJoin('teams', 'teams.id', 'team_members.team_id')
-      .select(['team_members.user_id', 'team_members.team_id'])
-      .where('teams.organization_id', '=', organizationId)
-      .where('team_members.user_id', 'in', userIds)
+      .with('principals', (qb) =>
+        qb
+          .selectFrom('members')
+          .select([
+            'members.user_id',
+            'members.role',
+            (eb) => eb.ref('members.disabled').$castTo<number | null>().as('disabled'),
+            sql<string>`'user'`.as('principal_type'),
+            'members.user_id as principal_id',
+          ])
+          .where('members.organization_id', '=', organizationId)
+          .where('members.user_id', 'in', userIds)
+          .unionAll(
+            qb
+              .selectFrom('team_members')
+              .innerJoin('teams', 'teams.id', 'team_members.team_id')
+              .select([
+                'team_members.user_id',
+                sql<string | null>`null`.as('role'),
+                sql<number | null>`null`.as('disabled'),
+                sql<string>`'team'`.as('principal_type'),
+                'team_members.team_id as principal_id',
+              ])
+              .where('teams.organization_id', '=', organizationId)
+              .where('team_members.user_id', 'in', userIds),
+          ),
+      )
+      .selectFrom('principals')
+      .leftJoin('content_permissions', (join) =>
+        join
+          .on('content_permissions.organization_id', '=', organizationId)
+          .onRef('content_permissions.principal_type', '=', 'principals.principal_type')
+          .onRef('content_permissions.principal_id', '=', 'principals.principal_id'),
+      )
+      .select([
+        'principals.user_id',
+        'principals.role',
+        'principals.disabled',
+        'principals.principal_type',
+        'principals.principal_id',
+        'content_permissions.target_type',
+        'content_permissions.target_id',
+        'content_permissions.role as granted',
+      ])
       .execute(),
     collectionTree(db, organizationId),
   ]);
-  const teamIds = [...new Set(teams.map((t) => t.team_id))];
-  const grantRows = await db
-    .selectFrom('content_permissions')
-    .select(['target_type', 'target_id', 'principal_type', 'principal_id', 'role'])
-    .where('organization_id', '=', organizationId)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('principal_type', '=', 'user'), eb('principal_id', 'in', userIds)]),
-        ...(teamIds.length > 0 ? [eb.and([eb('principal_type', '=', 'team'), eb('principal_id', 'in', teamIds)])] : []),
-      ]),
-    )
-    .execute();
-  const grantsOf = new Map<string, typeof grantRows>();
-  for (const row of grantRows)
-    grantsOf.set(`${row.principal_type}:${row.principal_id}`, [
-      ...(grantsOf.get(`${row.principal_type}:${row.principal_id}`) ?? []),
-      row,
-    ]);
-  const teamsOf = new Map<string, string[]>();
-  for (const t of teams) teamsOf.set(t.user_id, [...(teamsOf.get(t.user_id) ?? []), t.team_id]);
-  const membershipOf = new Map(memberships.map((m) => [m.user_id, m]));
+  const membershipOf = new Map<string, { role: string | null; disabled: number }>();
+  const grantsOf = new Map<string, GrantRow[]>();
+  for (const row of rows) {
+    if (row.principal_type === 'user')
+      membershipOf.set(row.user_id, { role: row.role, disabled: Number(row.disabled) });
+    if (row.target_type === null || row.target_id === null || row.granted === null) continue;
+    const grant = { ...row, target_type: row.target_type, target_id: row.target_id, role: row.granted };
+    const grants = grantsOf.get(row.user_id);
+    if (grants) grants.push(grant);
+    else grantsOf.set(row.user_id, [grant]);
+  }
   for (const userId of userIds) {
     const membership = membershipOf.get(userId);
     const member = membership !== undefined && membership.disabled === 0;
-    const principals = [`user:${userId}`, ...(teamsOf.get(userId) ?? []).map((t) => `team:${t}`)];
-    const rows = principals.flatMap((p) => grantsOf.get(p) ?? []);
-    const grantOn = grantsFor(rows, principals);
-    const grantedSites = [...new Set(rows.filter((r) => r.target_type === 'site').map((r) => r.target_id))];
+    const grants = grantsOf.get(userId) ?? [];
+    const grantedSites = [...new Set(grants.filter((r) => r.target_type === 'site').map((r) => r.target_id))];
     viewers.set(
       userId,
       new Viewer(userId, organizationId, {
         orgRole: member && isRole(membership?.role) ? membership.role : null,
         member,
-        grantOn,
+        grantOn: grantsFor(
+          grants,
+          grants.map((r) => `${r.principal_type}:${r.principal_id}`),
+        ),
         collections,
         grantedSites,
       }),
