@@ -9,10 +9,9 @@
  * are null. The queries are precompiled (db/prepared.ts), one per kind of key.
  */
 import type { DbOrTrx } from '../../core/service.js';
-import { toCount } from '../../db/dialect.js';
 import { prepare } from '../../db/prepared.js';
-import type { ChangeRequestRow, SpaceRow, UserRow } from '../../db/schema.js';
-import type { ChangeRequestExtras } from './repo.js';
+import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
+import { type ChangeRequestExtras, extrasOfJoined, joinedUserColumns, openCommentsOf } from './repo.js';
 
 /** What a {@link ChangeRequestLoader} found: the space (if any) and its change request (if any). */
 export interface SpaceAndChangeRequest<T extends ChangeRequestRow> {
@@ -61,25 +60,8 @@ function selectSpaceWithChangeRequestForRead(db: DbOrTrx, spaceId: string, key: 
   return selectSpaceWithChangeRequest(db, spaceId, key, byNumber)
     .leftJoin('users as creator', 'creator.id', 'cr.created_by')
     .leftJoin('users as merger', 'merger.id', 'cr.merged_by')
-    .select([
-      'creator.id as creator_id',
-      'creator.email as creator_email',
-      'creator.display_name as creator_name',
-      'creator.photo_url as creator_photo',
-      'merger.id as merger_id',
-      'merger.email as merger_email',
-      'merger.display_name as merger_name',
-      'merger.photo_url as merger_photo',
-    ])
-    .select((eb) =>
-      eb
-        .selectFrom('comments')
-        .select(eb.fn.countAll().as('n'))
-        .whereRef('comments.change_request_id', '=', 'cr.id')
-        .where('comments.parent_id', 'is', null)
-        .where('comments.resolved_at', 'is', null)
-        .as('open_comments'),
-    );
+    .select(joinedUserColumns)
+    .select((eb) => openCommentsOf(eb.ref('cr.id')).as('open_comments'));
 }
 
 type Key = { spaceId: string; key: string | number };
@@ -165,17 +147,7 @@ export const loadChangeRequestForRead: ChangeRequestLoader<ChangeRequestForRead>
   if (!r) return { space: undefined, changeRequest: undefined };
   const row = changeRequestOf(r);
   if (!row) return { space: spaceOf(r), changeRequest: undefined };
-  // Only the fields the User object shows (users/present.ts); absent users show as placeholders.
-  const users = new Map<string, UserRow>();
-  const addUser = (id: string | null, email: string | null, display_name: string | null, photo_url: string | null) => {
-    if (id) users.set(id, { id, email, display_name, photo_url } as UserRow);
-  };
-  addUser(r.creator_id, r.creator_email, r.creator_name, r.creator_photo);
-  addUser(r.merger_id, r.merger_email, r.merger_name, r.merger_photo);
-  const comments = new Map<string, number>();
-  const open = toCount(r.open_comments);
-  if (open > 0) comments.set(row.id, open);
   const changeRequest = row as ChangeRequestForRead;
-  changeRequest.extras = { users, comments };
+  changeRequest.extras = extrasOfJoined([{ ...r, id: row.id }]);
   return { space: spaceOf(r), changeRequest };
 };

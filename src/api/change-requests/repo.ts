@@ -62,14 +62,10 @@ export async function insertChangeRequest(
   return row;
 }
 
-export async function listChangeRequests(
-  db: DbOrTrx,
-  spaceId: string,
-  query: Static<typeof ListChangeRequestsQuery>,
-): Promise<Page<ChangeRequestRow>> {
+/** The change requests of `spaceId` the query asks for (status, creator, requested reviewer). */
+function selectListed(db: DbOrTrx, spaceId: string, query: Static<typeof ListChangeRequestsQuery>) {
   let q = db
     .selectFrom('change_requests')
-    .selectAll('change_requests')
     .where('change_requests.space_id', '=', spaceId)
     .where('change_requests.status', '=', query.status ?? 'open');
   if (query.creator) q = q.where('change_requests.created_by', '=', query.creator);
@@ -85,16 +81,96 @@ export async function listChangeRequests(
       ),
     );
   }
+  return q;
+}
+
+/**
+ * A page of the space's change requests with what presenting them needs, in one query beside the
+ * count: the creator and merger are joined and the open top-level comments counted per row (a
+ * subquery on the comments' index), where reading them after the page cost two more queries.
+ */
+export async function listChangeRequestsForRead(
+  db: DbOrTrx,
+  spaceId: string,
+  query: Static<typeof ListChangeRequestsQuery>,
+): Promise<{ page: Page<ChangeRequestRow>; extras: ChangeRequestExtras }> {
+  const listed = selectListed(db, spaceId, query);
+  const rows = listed
+    .selectAll('change_requests')
+    .leftJoin('users as creator', 'creator.id', 'change_requests.created_by')
+    .leftJoin('users as merger', 'merger.id', 'change_requests.merged_by')
+    .select(joinedUserColumns)
+    .select((eb) => openCommentsOf(eb.ref('change_requests.id')).as('open_comments'));
   const column = query.orderBy === 'createdAt' ? 'created_at' : 'updated_at';
-  return paginate(
-    q,
+  const page = await paginate(
+    rows,
     [
       { column: `change_requests.${column}`, direction: 'desc', value: (r) => r[column] },
       // Numbers are unique within the space: a total order, and creation order among equal timestamps.
       { column: 'change_requests.number', direction: 'desc', value: (r) => r.number, kind: 'number' },
     ],
     query,
+    // The joins and the comment counts change no count: count the change requests alone.
+    () =>
+      listed
+        .select((eb) => eb.fn.countAll().as('count'))
+        .executeTakeFirst()
+        .then((row) => toCount(row?.count)),
   );
+  return { page, extras: extrasOfJoined(page.items) };
+}
+
+/** The creator's and merger's columns a User object shows, for a query joining them as `creator` and `merger`. */
+export const joinedUserColumns = [
+  'creator.id as creator_id',
+  'creator.email as creator_email',
+  'creator.display_name as creator_name',
+  'creator.photo_url as creator_photo',
+  'merger.id as merger_id',
+  'merger.email as merger_email',
+  'merger.display_name as merger_name',
+  'merger.photo_url as merger_photo',
+] as const;
+
+/** The open top-level comments of the change request `changeRequestId` (a column of the outer query). */
+export function openCommentsOf(changeRequestId: Expression<string | null>) {
+  return expressionBuilder<Database, never>()
+    .selectFrom('comments')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('comments.change_request_id', '=', changeRequestId)
+    .where('comments.parent_id', 'is', null)
+    .where('comments.resolved_at', 'is', null);
+}
+
+/** A change request's row as selected with {@link joinedUserColumns} and `open_comments`. */
+export interface JoinedExtras {
+  id: string;
+  creator_id: string | null;
+  creator_email: string | null;
+  creator_name: string | null;
+  creator_photo: string | null;
+  merger_id: string | null;
+  merger_email: string | null;
+  merger_name: string | null;
+  merger_photo: string | null;
+  open_comments: number | string | null;
+}
+
+/** The {@link ChangeRequestExtras} of rows that selected them (as {@link changeRequestExtras} would read them). */
+export function extrasOfJoined(rows: readonly JoinedExtras[]): ChangeRequestExtras {
+  // Only the fields the User object shows (users/present.ts); absent users show as placeholders.
+  const users = new Map<string, UserRow>();
+  const addUser = (id: string | null, email: string | null, display_name: string | null, photo_url: string | null) => {
+    if (id) users.set(id, { id, email, display_name, photo_url } as UserRow);
+  };
+  const comments = new Map<string, number>();
+  for (const r of rows) {
+    addUser(r.creator_id, r.creator_email, r.creator_name, r.creator_photo);
+    addUser(r.merger_id, r.merger_email, r.merger_name, r.merger_photo);
+    const open = toCount(r.open_comments);
+    if (open > 0) comments.set(r.id, open);
+  }
+  return { users, comments };
 }
 
 export async function updateChangeRequest(

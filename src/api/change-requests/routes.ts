@@ -23,7 +23,7 @@ import {
   spaceRowsByIds,
 } from './org-repo.js';
 import { changeRequestPath, presentChangeRequest, presentChangeRequests, presentReviewers } from './present.js';
-import { changeRequestExtras, listChangeRequests, listReviewers, reviewerUsers } from './repo.js';
+import { changeRequestExtras, listChangeRequestsForRead, listReviewers, reviewerUsers } from './repo.js';
 import {
   ChangeRequest,
   ChangeRequestParams,
@@ -98,8 +98,7 @@ export default async function changeRequestRoutes(app: App) {
         'read',
         'read it',
       );
-      const page = await listChangeRequests(app.db, space.id, request.query);
-      const extras = await changeRequestExtras(app.db, page.items);
+      const { page, extras } = await listChangeRequestsForRead(app.db, space.id, request.query);
       return { ...page, items: presentChangeRequests(page.items, space, extras, app.urls) };
     },
   );
