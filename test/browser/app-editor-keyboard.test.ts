@@ -4,20 +4,15 @@
  * `**…**`, a hint chosen in the "/" menu with the arrow keys and Enter; Ctrl+Z undoes; the page
  * autosaves. Then a comment on selected text (Shift+arrows, Tab to "Comment"), which the change
  * request stores on the page and the block, and whose marker appears beside that block. axe finds no
- * serious or critical violation, the "/" menu open and the comment form open included.
+ * serious or critical violation, the "/" menu open and the comment form open included. And a key
+ * acts where the caret is even when ProseMirror has not yet been told that the browser moved it.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
-import { batch, newChangeRequest } from '../helpers/change-requests.js';
-import { freePort } from '../helpers/ports.js';
+import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
+import { harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { browserMissing } from '../helpers/browser.js';
+import { mergeChanges } from '../helpers/change-requests.js';
 import { givePassword, PASSWORD } from '../helpers/sessions.js';
 
 interface DocNode {
@@ -63,43 +58,24 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
   let writer: TestUser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({ publicUrl: base });
+    let port: number;
+    ({ h, port, base } = await harnessAtFreePort());
     world = await h.space('Handbook');
-    const first = await newChangeRequest(world, 'Start');
-    const added = await batch(world, first.id, [
+    await mergeChanges(world, 'Start', [
       { operation: 'insert_page', title: 'Getting started', document: { markdown: 'Run the installer.' } },
     ]);
-    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
-    const merged = await world.admin.client.post(`${world.base}/change-requests/${first.id}/merge`, {});
-    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
     writer = await h.member(world.orgId, 'edit');
     await givePassword(h.db, writer.user.id);
-    await h.app.listen({ port, host: '127.0.0.1' });
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
+    browser = await listenAndLaunch(h, port);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
     await h?.close();
   });
 
-  async function accessible(page: Page, errors: string[], csp: string[]) {
-    const violations = await checkAccessibility(page);
-    expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-    expect(errors, 'console errors').toEqual([]);
-    expect(csp, 'CSP violations').toEqual([]);
-  }
-
-  // Skipped: under parallel load the editor sometimes keeps the caret in the list (or a heading)
-  // after Enter twice at the end of a list, which this journey checks before it types on. An
-  // intermittent editor bug of issue #34, still open; the journey comes back with its fix.
-  it.skip('writes, undoes and comments without the mouse', async () => {
+  it('writes, undoes and comments without the mouse', async () => {
     const page = await browser.newPage();
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
+    const { quietAndAccessible } = await watchPage(page);
     await page.goto(`${base}/s/${world.spaceId}`);
     await page.getByLabel('Email').waitFor();
     await tabTo(page, 'Email');
@@ -154,7 +130,7 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
     await page.keyboard.type('/', TYPING);
     const menu = page.getByRole('listbox', { name: 'Insert a block' });
     await menu.waitFor();
-    await accessible(page, errors, csp);
+    await quietAndAccessible();
     const offered = await menu.getByRole('option').allTextContents();
     const hint = offered.indexOf('Hint');
     expect(hint).toBeGreaterThan(0);
@@ -198,7 +174,7 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
     const form = page.getByRole('form', { name: 'Comment on the selection' });
     await form.waitFor();
     await page.keyboard.type('Is this the right heading?', TYPING);
-    await accessible(page, errors, csp);
+    await quietAndAccessible();
     await tabTo(page, 'Post comment', 3);
     await page.keyboard.press('Enter');
     const marker = page.getByRole('button', { name: '1 comment on this block' });
@@ -229,12 +205,53 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
     await marker.focus();
     await page.keyboard.press('Enter');
     await page.getByText('Is this the right heading?').waitFor();
-    await accessible(page, errors, csp);
+    await quietAndAccessible();
 
     // At 390 px the editor still works and still passes.
     await page.setViewportSize({ width: 390, height: 800 });
     await marker.waitFor();
-    await accessible(page, errors, csp);
+    await quietAndAccessible();
+    await page.close();
+  }, 120_000);
+
+  it('acts on a key where the caret is, before the browser has said that it moved', async () => {
+    // The browser tells ProseMirror of a caret it moved (Ctrl+End here) by `selectionchange`, an
+    // ordinary task, while Chrome runs input first: under load the next key came before it. Held
+    // back here, that event is late every time.
+    const other = await h.member(world.orgId, 'edit');
+    await givePassword(h.db, other.user.id);
+    const page = await browser.newPage();
+    const { quietAndAccessible } = await watchPage(page);
+    await page.goto(`${base}/s/${world.spaceId}`);
+    await signIn(page, other.user.email);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const body = page.getByRole('textbox', { name: 'Page content' });
+    await body.waitFor();
+    const match = /\/s\/[^/]+\/~\/changes\/(\d+)\/edit\/([^/?]+)/.exec(page.url());
+    const [number, pageId] = [match?.[1] as string, match?.[2] as string];
+    await body.focus();
+    await body.and(page.locator('.ProseMirror-focused')).waitFor();
+    await settle(page);
+    await page.evaluate(() => {
+      const late = (event: Event) => event.stopImmediatePropagation();
+      (window as unknown as { late: typeof late }).late = late;
+      window.addEventListener('selectionchange', late, true);
+    });
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('Enter');
+    await page.evaluate(() =>
+      window.removeEventListener('selectionchange', (window as unknown as { late: () => void }).late, true),
+    );
+    await page.keyboard.type('Last words', TYPING);
+    expect(await body.locator('p').allTextContents()).toEqual(['Run the installer.', 'Last words']);
+    // Saved so: each paragraph's text, in order.
+    const pageUrl = `${world.base}/change-requests/${number}/content/page/${pageId}`;
+    await expect
+      .poll(async () => ((await other.client.get(pageUrl)).body.document.nodes as DocNode[]).map((n) => text([n])), {
+        timeout: 20_000,
+      })
+      .toEqual(['Run the installer.', 'Last words']);
+    await quietAndAccessible();
     await page.close();
   }, 120_000);
 });

@@ -2,10 +2,10 @@
  * What writing needs beyond the Document model's nodes (src/document-model, which defines what a
  * document may hold and nothing of how it is typed): undo and redo across saves, the drop and gap
  * cursors, list keys (Enter, Tab, Shift-Tab, Backspace in items), the Markdown shortcuts (`#`,
- * `-`, `1.`, `>`, three backticks, `**…**`, `*…*`, `` `…` ``, `~~…~~`), and the ways out of a block that
+ * `-`, `1.`, `>`, three backticks, `**…**`, `*…*`, `` `…` ``, `~~…~~`), the ways out of a block that
  * ends the page (Enter twice at the end of a code block, Enter in an empty last paragraph of a hint or
- * quote, ArrowDown after the last block). StarterKit brings the first three with every one of its own
- * nodes turned off: the model's nodes stand alone.
+ * quote, ArrowDown after the last block), and the caret read before each key. StarterKit brings the
+ * first three with every one of its own nodes turned off: the model's nodes stand alone.
  */
 import {
   type Editor,
@@ -18,7 +18,8 @@ import {
   wrappingInputRule,
 } from '@tiptap/core';
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
-import { type EditorState, Selection, TextSelection, type Transaction } from '@tiptap/pm/state';
+import { type EditorState, Plugin, Selection, TextSelection, type Transaction } from '@tiptap/pm/state';
+import type { EditorView } from '@tiptap/pm/view';
 import StarterKit from '@tiptap/starter-kit';
 
 const LISTS = ['bulletList', 'orderedList', 'taskList'];
@@ -201,6 +202,35 @@ const MarkdownShortcuts = Extension.create({
   },
 });
 
+/** What of ProseMirror's DOM observer is used here (not in its types: internal to the view). */
+type ObservedView = EditorView & { domObserver?: { flush?: () => void } };
+
+/**
+ * Has ProseMirror read the caret before it handles a key the person pressed. It learns that the
+ * browser moved the caret (End, Ctrl+End, a click) from `selectionchange`, an ordinary task, while
+ * Chrome runs input first: under load Enter came before it, and ran where the caret had been (the
+ * top of the page after Tab), splitting the wrong block and putting the caret back there. Its DOM
+ * observer's flush reads the caret as that event does. Only trusted keys: ProseMirror sends itself
+ * keys (Enter, Backspace) while it reads a DOM change, from within that flush.
+ */
+const CaretBeforeKeys = Extension.create({
+  name: 'caretBeforeKeys',
+  // Before every keymap and the input rules' Enter.
+  priority: 1000,
+  addProseMirrorPlugins() {
+    return [
+      new Plugin({
+        props: {
+          handleKeyDown(view, event) {
+            if (event.isTrusted && !view.composing && !event.isComposing) (view as ObservedView).domObserver?.flush?.();
+            return false;
+          },
+        },
+      }),
+    ];
+  },
+});
+
 /** The extensions the page editor adds to the model's. */
 export const writingExtensions = [
   StarterKit.configure({
@@ -225,4 +255,5 @@ export const writingExtensions = [
     listKeymap: { listTypes: [{ itemName: 'listItem', wrapperNames: LISTS }] },
   }),
   MarkdownShortcuts,
+  CaretBeforeKeys,
 ];
