@@ -7,17 +7,11 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
-import { batch, newChangeRequest } from '../helpers/change-requests.js';
-import { freePort } from '../helpers/ports.js';
-import { givePassword, PASSWORD } from '../helpers/sessions.js';
+import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
+import { harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { browserMissing } from '../helpers/browser.js';
+import { batch, mergeChanges, newChangeRequest } from '../helpers/change-requests.js';
+import { givePassword } from '../helpers/sessions.js';
 
 describe.skipIf(browserMissing)('comments in the web app', () => {
   let h: Harness;
@@ -28,29 +22,21 @@ describe.skipIf(browserMissing)('comments in the web app', () => {
   let admin: TestUser;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({ publicUrl: base });
+    let port: number;
+    ({ h, port, base } = await harnessAtFreePort());
     world = await h.space('Guide');
-    const cr = await newChangeRequest(world, 'Start');
-    const added = await batch(world, cr.id, [
+    await mergeChanges(world, 'Start', [
       {
         operation: 'insert_page',
         title: 'Install',
         document: { markdown: 'Download the archive.\n\nRun the installer.\n\nThen configure it.' },
       },
     ]);
-    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
-    const merged = await world.admin.client.post(`${world.base}/change-requests/${cr.id}/merge`, {});
-    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
     writer = await h.member(world.orgId, 'comment', { name: 'Wren Writer' });
     admin = await h.member(world.orgId, 'admin', { name: 'Ada Admin' });
     await givePassword(h.db, writer.user.id);
     await givePassword(h.db, admin.user.id);
-    await h.app.listen({ port, host: '127.0.0.1' });
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
+    browser = await listenAndLaunch(h, port);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -59,19 +45,10 @@ describe.skipIf(browserMissing)('comments in the web app', () => {
 
   async function signedIn(email: string, path: string): Promise<{ page: Page; check: () => Promise<void> }> {
     const page = await browser.newPage();
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
+    const { quietAndAccessible } = await watchPage(page);
     await page.goto(`${base}${path}`);
-    await page.getByLabel('Email').fill(email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
-    const check = async () => {
-      const violations = await checkAccessibility(page);
-      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-      expect(errors).toEqual([]);
-      expect(csp).toEqual([]);
-    };
-    return { page, check };
+    await signIn(page, email);
+    return { page, check: quietAndAccessible };
   }
 
   it('comments on a page and on a block, replies with a mention, resolves; searches members, limits an invite link, sets a team role', async () => {

@@ -9,17 +9,11 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
-import {
-  browserMissing,
-  checkAccessibility,
-  collectConsoleErrors,
-  collectCspViolations,
-  launchBrowser,
-} from '../helpers/browser.js';
-import { batch, newChangeRequest } from '../helpers/change-requests.js';
-import { freePort } from '../helpers/ports.js';
-import { givePassword, PASSWORD } from '../helpers/sessions.js';
+import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
+import { harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { browserMissing } from '../helpers/browser.js';
+import { mergeChanges } from '../helpers/change-requests.js';
+import { givePassword } from '../helpers/sessions.js';
 
 interface DocNode {
   object?: string;
@@ -76,27 +70,19 @@ describe.skipIf(browserMissing)('pictures, links, pasting and moving in the edit
   let referenceId: string;
 
   beforeAll(async () => {
-    const port = await freePort();
-    base = `http://127.0.0.1:${port}`;
-    h = await createHarness({ publicUrl: base });
+    let port: number;
+    ({ h, port, base } = await harnessAtFreePort());
     world = await h.space('Handbook');
-    const first = await newChangeRequest(world, 'Start');
-    const added = await batch(world, first.id, [
+    await mergeChanges(world, 'Start', [
       { operation: 'insert_page', title: 'Guide', document: { markdown: 'Start here.' } },
       { operation: 'insert_page', title: 'Reference', document: { markdown: 'Every option.' } },
     ]);
-    expect(added.status, JSON.stringify(added.body)).toBeLessThan(300);
-    const merged = await world.admin.client.post(`${world.base}/change-requests/${first.id}/merge`, {});
-    expect(merged.status, JSON.stringify(merged.body)).toBe(200);
     const pages = (await world.admin.client.get(`${world.base}/content`)).body.pages as { id: string; title: string }[];
     guideId = pages.find((p) => p.title === 'Guide')?.id as string;
     referenceId = pages.find((p) => p.title === 'Reference')?.id as string;
     writer = await h.member(world.orgId, 'edit');
     await givePassword(h.db, writer.user.id);
-    await h.app.listen({ port, host: '127.0.0.1' });
-    const launched = await launchBrowser();
-    if (!launched) throw new Error('launchBrowser returned null although a browser is there');
-    browser = launched;
+    browser = await listenAndLaunch(h, port);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();
@@ -105,18 +91,9 @@ describe.skipIf(browserMissing)('pictures, links, pasting and moving in the edit
 
   it('uploads a pasted image with alt text, links a page, converts pasted Markdown, moves a block', async () => {
     const page = await browser.newPage({ viewport: { width: 390, height: 844 } });
-    const errors = collectConsoleErrors(page);
-    const csp = await collectCspViolations(page);
-    const quietAndAccessible = async () => {
-      const violations = await checkAccessibility(page);
-      expect(violations, JSON.stringify(violations, null, 2)).toEqual([]);
-      expect(errors, 'console errors').toEqual([]);
-      expect(csp, 'CSP violations').toEqual([]);
-    };
+    const { quietAndAccessible } = await watchPage(page);
     await page.goto(`${base}/s/${world.spaceId}`);
-    await page.getByLabel('Email').fill(writer.user.email);
-    await page.getByLabel('Password').fill(PASSWORD);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await signIn(page, writer.user.email);
     await page.getByRole('button', { name: 'Edit' }).click();
     const body = page.getByRole('textbox', { name: 'Page content' });
     await body.waitFor();
