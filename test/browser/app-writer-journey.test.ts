@@ -3,7 +3,7 @@
  * on a space a published site shows, the writer starts a change request, makes a new page with a
  * heading, a paragraph linking another page, a bulleted list, a code block (the Markdown shortcuts
  * `#`, `-` and three backticks), a second heading, a hint, an image uploaded from a file and a table
- * (the "/" menu); it autosaves; "Preview" shows it drawn by the published site's renderer; "Submit
+ * whose cells it types (the "/" menu); it autosaves; "Preview" shows it drawn by the published site's renderer; "Submit
  * for review" asks a second person, who signs in, approves and merges (merging takes the review role); and the reader's
  * URL of the published site shows exactly those blocks, nothing else. Each screen is checked with
  * axe, for console errors and Content-Security-Policy violations; screenshots go to test-output/app/.
@@ -73,7 +73,7 @@ function expectedBlocks(base: string, image: RegExp) {
     { kind: 'figure', text: '', images: [['Architecture diagram', expect.stringMatching(image)]] },
     {
       kind: 'div.table-wrap',
-      cells: ['th:Column 1', 'th:Column 2', 'td:', 'td:', 'td:', 'td:'],
+      cells: ['th:Column 1', 'th:Column 2', 'td:Apple', 'td:Ripe', 'td:', 'td:'],
     },
   ];
 }
@@ -213,7 +213,11 @@ describe.skipIf(browserMissing)("a writer's journey from Edit to the published p
     await page.keyboard.press('ArrowDown');
     await frame();
     await slash('table', 'Table');
-    await body.locator('[data-type="table"]').waitFor();
+    await body.locator('table').waitFor();
+    // The caret is in the first cell: type it, Tab to the next.
+    await page.keyboard.type('Apple');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Ripe');
 
     // Autosaved: the server holds every block, in order.
     await expect
