@@ -9,7 +9,8 @@ import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
 import { findSpaceRow } from '../../services/live.js';
 import { presentChangeRequest, presentReviewers } from './present.js';
-import { changeRequestExtras, findChangeRequest, type ReviewerRow, reviewerUsers } from './repo.js';
+import { changeRequestExtras, findChangeRequest } from './repo.js';
+import { type ReviewerRow, reviewerUsers } from './reviewers-repo.js';
 
 /** The change request as the API presents it, read in `trx`. */
 export async function presentedChangeRequest(trx: DbOrTrx, ctx: ServiceContext, spaceId: string, id: string) {

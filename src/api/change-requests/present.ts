@@ -2,7 +2,8 @@ import type { Static } from 'typebox';
 import type { ChangeRequestRow, SpaceRow, UserRow } from '../../db/schema.js';
 import type { Urls } from '../../lib/urls.js';
 import { presentUser } from '../users/present.js';
-import type { ChangeRequestExtras, ReviewerRow } from './repo.js';
+import type { ChangeRequestExtras } from './repo.js';
+import type { ReviewerRow } from './reviewers-repo.js';
 import type { ChangeRequest, ChangeRequestStatus, RequestedReviewer } from './schemas.js';
 
 export type ChangeRequestObject = Static<typeof ChangeRequest>;

@@ -23,7 +23,8 @@ import {
   spaceRowsByIds,
 } from './org-repo.js';
 import { changeRequestPath, presentChangeRequest, presentChangeRequests, presentReviewers } from './present.js';
-import { changeRequestExtras, listChangeRequestsForRead, listReviewers, reviewerUsers } from './repo.js';
+import { changeRequestExtras, listChangeRequestsForRead } from './repo.js';
+import { listReviewers, reviewerUsers } from './reviewers-repo.js';
 import {
   ChangeRequest,
   ChangeRequestParams,

@@ -25,15 +25,13 @@ import {
 import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from './open.js';
 import { baseRevisionId } from './present.js';
 import {
-  addReviewers,
   findChangeRequest,
   insertChangeRequest,
   markMerged,
   markUpdated,
-  type ReviewerRow,
-  removeReviewer,
   updateChangeRequest as updateChangeRequestRow,
 } from './repo.js';
+import { addReviewers, type ReviewerRow, removeReviewer } from './reviewers-repo.js';
 
 /** A change request with its space, both as they are after the change. */
 export interface ChangeRequestState {
