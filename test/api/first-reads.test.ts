@@ -9,13 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { driverOf } from '../../src/db/database.js';
 import { prepareServerData } from '../../src/services/startup.js';
 import { createHarness, type Harness } from '../helpers/app.js';
+import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
 
+// A database of this file's own: on PostgreSQL, the files running beside this one share the test
+// database, and this harness's job worker would claim their jobs, whose writes it counts.
+let database: FreshDatabase;
 let h: Harness;
 beforeAll(async () => {
-  h = await createHarness();
-});
+  database = await freshDatabase('first-reads');
+  h = await createHarness({ ownDatabase: database.url });
+}, 60_000);
 afterAll(async () => {
   await h?.close();
+  await database?.drop();
 });
 
 describe('first reads', () => {
