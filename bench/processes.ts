@@ -210,7 +210,14 @@ async function startServer(
 export function startBindery(databaseUrl: string, workers = 1, env: Record<string, string> = {}): Promise<Server> {
   return startServer(
     workers > 1 ? `bindery x${workers}` : 'bindery',
-    ['--import', './bench/instrument.mjs', 'bin/bindery.js', 'serve'],
+    [
+      // BENCH_CPU_PROF=<folder>: each Bindery process writes a V8 CPU profile there when it stops.
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : []),
+      '--import',
+      './bench/instrument.mjs',
+      'bin/bindery.js',
+      'serve',
+    ],
     {
       DATABASE_URL: databaseUrl,
       LOG_LEVEL: 'info',

@@ -14,7 +14,8 @@
  * (skip the mixed traffic in `npm run bench`).
  * Autosave (bench/traffic-autosave.ts): BENCH_AUTOSAVES (timed batch edits per space size, 100; 0: skip).
  *
- * BENCH_BUILD=0 (skip building dist/) is read where the build is checked (bench/processes.ts).
+ * BENCH_BUILD=0 (skip building dist/) is read where the build is checked (bench/processes.ts);
+ * BENCH_CPU_PROF=<folder> makes each Bindery process write a V8 CPU profile there when it stops.
  */
 import os from 'node:os';
 import path from 'node:path';
