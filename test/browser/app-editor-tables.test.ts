@@ -146,6 +146,11 @@ describe.skipIf(browserMissing)('tables in the editor', () => {
     expect(shown).toEqual(expected);
     await quietAndAccessible();
     await page.screenshot({ path: `${APP_OUTPUT}/editor-table.png` });
+    // On a phone, with the caret in a cell (the "Table" toolbar shown).
+    await page.setViewportSize({ width: 390, height: 844 });
+    await table.locator('td').first().click();
+    await tools.waitFor();
+    await page.screenshot({ path: `${APP_OUTPUT}/editor-table-phone.png`, fullPage: true });
     await page.close();
   });
 });

@@ -250,6 +250,9 @@ describe.skipIf(browserMissing)("a writer's journey from Edit to the published p
     );
     await quietAndAccessible();
     await page.screenshot({ path: `${APP_OUTPUT}/journey-preview.png`, fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.screenshot({ path: `${APP_OUTPUT}/journey-preview-phone.png`, fullPage: true });
+    await page.setViewportSize({ width: 1280, height: 720 });
     await page.getByRole('link', { name: 'Back to editing' }).click();
     await body.waitFor();
 
@@ -296,6 +299,9 @@ describe.skipIf(browserMissing)("a writer's journey from Edit to the published p
     await expect.poll(() => picture.evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
     await readerWatch.quietAndAccessible();
     await reader.screenshot({ path: `${APP_OUTPUT}/journey-published.png`, fullPage: true });
+    await reader.setViewportSize({ width: 390, height: 844 });
+    await reader.screenshot({ path: `${APP_OUTPUT}/journey-published-phone.png`, fullPage: true });
+    await reader.setViewportSize({ width: 1280, height: 720 });
     // The link leads to the other page's published address.
     await reader.locator('main article').getByRole('link', { name: 'Installation' }).click();
     await reader.getByRole('heading', { level: 1, name: 'Installation' }).waitFor();
