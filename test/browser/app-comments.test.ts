@@ -8,9 +8,9 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
-import { harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { signIn, spaceForWriters, watchPage } from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
-import { batch, mergeChanges, newChangeRequest } from '../helpers/change-requests.js';
+import { batch, newChangeRequest } from '../helpers/change-requests.js';
 import { givePassword } from '../helpers/sessions.js';
 
 describe.skipIf(browserMissing)('comments in the web app', () => {
@@ -22,21 +22,18 @@ describe.skipIf(browserMissing)('comments in the web app', () => {
   let admin: TestUser;
 
   beforeAll(async () => {
-    let port: number;
-    ({ h, port, base } = await harnessAtFreePort());
-    world = await h.space('Guide');
-    await mergeChanges(world, 'Start', [
+    ({ h, base, browser, world, writer } = await spaceForWriters(
+      'Guide',
+      { Install: 'Download the archive.\n\nRun the installer.\n\nThen configure it.' },
       {
-        operation: 'insert_page',
-        title: 'Install',
-        document: { markdown: 'Download the archive.\n\nRun the installer.\n\nThen configure it.' },
+        writerRole: 'comment',
+        writerName: 'Wren Writer',
+        seed: async (space, harness) => {
+          admin = await harness.member(space.orgId, 'admin', { name: 'Ada Admin' });
+          await givePassword(harness.db, admin.user.id);
+        },
       },
-    ]);
-    writer = await h.member(world.orgId, 'comment', { name: 'Wren Writer' });
-    admin = await h.member(world.orgId, 'admin', { name: 'Ada Admin' });
-    await givePassword(h.db, writer.user.id);
-    await givePassword(h.db, admin.user.id);
-    browser = await listenAndLaunch(h, port);
+    ));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -10,9 +10,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
-import { harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { signIn, spaceForWriters, watchPage } from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
-import { mergeChanges } from '../helpers/change-requests.js';
 import { givePassword, PASSWORD } from '../helpers/sessions.js';
 
 interface DocNode {
@@ -58,15 +57,9 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
   let writer: TestUser;
 
   beforeAll(async () => {
-    let port: number;
-    ({ h, port, base } = await harnessAtFreePort());
-    world = await h.space('Handbook');
-    await mergeChanges(world, 'Start', [
-      { operation: 'insert_page', title: 'Getting started', document: { markdown: 'Run the installer.' } },
-    ]);
-    writer = await h.member(world.orgId, 'edit');
-    await givePassword(h.db, writer.user.id);
-    browser = await listenAndLaunch(h, port);
+    ({ h, base, browser, world, writer } = await spaceForWriters('Handbook', {
+      'Getting started': 'Run the installer.',
+    }));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -10,10 +10,8 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
-import { harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { signIn, spaceForWriters, watchPage } from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
-import { mergeChanges } from '../helpers/change-requests.js';
-import { givePassword } from '../helpers/sessions.js';
 
 interface DocNode {
   object?: string;
@@ -70,19 +68,13 @@ describe.skipIf(browserMissing)('pictures, links, pasting and moving in the edit
   let referenceId: string;
 
   beforeAll(async () => {
-    let port: number;
-    ({ h, port, base } = await harnessAtFreePort());
-    world = await h.space('Handbook');
-    await mergeChanges(world, 'Start', [
-      { operation: 'insert_page', title: 'Guide', document: { markdown: 'Start here.' } },
-      { operation: 'insert_page', title: 'Reference', document: { markdown: 'Every option.' } },
-    ]);
-    const pages = (await world.admin.client.get(`${world.base}/content`)).body.pages as { id: string; title: string }[];
-    guideId = pages.find((p) => p.title === 'Guide')?.id as string;
-    referenceId = pages.find((p) => p.title === 'Reference')?.id as string;
-    writer = await h.member(world.orgId, 'edit');
-    await givePassword(h.db, writer.user.id);
-    browser = await listenAndLaunch(h, port);
+    let pageIds: Record<string, string>;
+    ({ h, base, browser, world, writer, pageIds } = await spaceForWriters('Handbook', {
+      Guide: 'Start here.',
+      Reference: 'Every option.',
+    }));
+    guideId = pageIds.Guide as string;
+    referenceId = pageIds.Reference as string;
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

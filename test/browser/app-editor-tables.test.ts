@@ -9,10 +9,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
-import { APP_OUTPUT, harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { APP_OUTPUT, signIn, spaceForWriters, watchPage } from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
-import { mergeChanges } from '../helpers/change-requests.js';
-import { givePassword } from '../helpers/sessions.js';
 
 interface Fragment {
   fragment?: string;
@@ -51,16 +49,13 @@ describe.skipIf(browserMissing)('tables in the editor', () => {
   let pageId: string;
 
   beforeAll(async () => {
-    let port: number;
-    ({ h, port, base } = await harnessAtFreePort());
-    world = await h.space('Catalogue');
-    await mergeChanges(world, 'Start', [
-      { operation: 'insert_page', title: 'Prices', document: { markdown: 'Our prices.' } },
-    ]);
-    pageId = (await world.admin.client.get(`${world.base}/content`)).body.pages[0].id;
-    writer = await h.member(world.orgId, 'edit');
-    await givePassword(h.db, writer.user.id);
-    browser = await listenAndLaunch(h, port, APP_OUTPUT);
+    let pageIds: Record<string, string>;
+    ({ h, base, browser, world, writer, pageIds } = await spaceForWriters(
+      'Catalogue',
+      { Prices: 'Our prices.' },
+      { output: APP_OUTPUT },
+    ));
+    pageId = pageIds.Prices as string;
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -10,10 +10,8 @@
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
-import { APP_OUTPUT, harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { APP_OUTPUT, signIn, spaceForWriters, watchPage } from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
-import { mergeChanges } from '../helpers/change-requests.js';
-import { givePassword } from '../helpers/sessions.js';
 
 interface DocNode {
   type?: string;
@@ -34,17 +32,16 @@ describe.skipIf(browserMissing)('the editor in a browser', () => {
   let livePageId: string;
 
   beforeAll(async () => {
-    let port: number;
-    ({ h, port, base } = await harnessAtFreePort());
-    world = await h.space('Handbook');
-    await mergeChanges(world, 'Start', [
-      { operation: 'insert_page', title: 'Getting started', document: { markdown: 'Run the installer.' } },
-    ]);
-    livePageId = (await world.admin.client.get(`${world.base}/content`)).body.pages[0].id;
-    writer = await h.member(world.orgId, 'edit');
+    let pageIds: Record<string, string>;
+    ({ h, base, browser, world, writer, pageIds } = await spaceForWriters(
+      'Handbook',
+      { 'Getting started': 'Run the installer.' },
+      {
+        output: APP_OUTPUT,
+      },
+    ));
+    livePageId = pageIds['Getting started'] as string;
     reviewer = await h.member(world.orgId, 'review');
-    await givePassword(h.db, writer.user.id);
-    browser = await listenAndLaunch(h, port, APP_OUTPUT);
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

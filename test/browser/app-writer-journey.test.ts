@@ -12,9 +12,8 @@
 import type { Browser, Frame, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
-import { APP_OUTPUT, harnessAtFreePort, listenAndLaunch, signIn, watchPage } from '../helpers/app-browser.js';
+import { APP_OUTPUT, signIn, spaceForWriters, watchPage } from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
-import { mergeChanges } from '../helpers/change-requests.js';
 import { givePassword } from '../helpers/sessions.js';
 
 /** A 1×1 PNG. */
@@ -88,28 +87,27 @@ describe.skipIf(browserMissing)("a writer's journey from Edit to the published p
   let siteUrl: string;
 
   beforeAll(async () => {
-    let port: number;
-    ({ h, port, base } = await harnessAtFreePort());
-    world = await h.space('Handbook');
-    await mergeChanges(world, 'Start', [
-      { operation: 'insert_page', title: 'Getting started', document: { markdown: 'Welcome.' } },
-      { operation: 'insert_page', title: 'Installation', document: { markdown: 'Run the installer.' } },
-    ]);
-    // A public site shows the space, published.
-    const sites = `/v1/orgs/${world.orgId}/sites`;
-    const site = await world.admin.client.post(sites, {
-      title: 'Handbook',
-      spaces: [world.spaceId],
-      visibility: 'public',
-    });
-    expect(site.status, JSON.stringify(site.body)).toBe(201);
-    expect((await world.admin.client.post(`${sites}/${site.body.id}/publish`)).status).toBe(200);
-    siteUrl = (await world.admin.client.get(`${sites}/${site.body.id}`)).body.urls.published;
-    writer = await h.member(world.orgId, 'edit');
-    reviewer = await h.member(world.orgId, 'review');
-    await givePassword(h.db, writer.user.id);
-    await givePassword(h.db, reviewer.user.id);
-    browser = await listenAndLaunch(h, port, APP_OUTPUT);
+    ({ h, base, browser, world, writer } = await spaceForWriters(
+      'Handbook',
+      { 'Getting started': 'Welcome.', Installation: 'Run the installer.' },
+      {
+        output: APP_OUTPUT,
+        seed: async (space, harness) => {
+          // A public site shows the space, published.
+          const sites = `/v1/orgs/${space.orgId}/sites`;
+          const site = await space.admin.client.post(sites, {
+            title: 'Handbook',
+            spaces: [space.spaceId],
+            visibility: 'public',
+          });
+          expect(site.status, JSON.stringify(site.body)).toBe(201);
+          expect((await space.admin.client.post(`${sites}/${site.body.id}/publish`)).status).toBe(200);
+          siteUrl = (await space.admin.client.get(`${sites}/${site.body.id}`)).body.urls.published;
+          reviewer = await harness.member(space.orgId, 'review');
+          await givePassword(harness.db, reviewer.user.id);
+        },
+      },
+    ));
   }, 180_000);
   afterAll(async () => {
     await browser?.close();

@@ -6,14 +6,18 @@
  *   const { h, port, base } = await harnessAtFreePort();   // seed data here, before listening
  *   browser = await listenAndLaunch(h, port, APP_OUTPUT);
  *   const { errors, quietAndAccessible } = await watchPage(page);
+ *
+ * The editor's journeys start from the same world: {@link spaceForWriters}.
  */
 import { mkdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { createHarness, type Harness } from './app.js';
+import type { Role } from '../../src/lib/schemas.js';
+import { createHarness, type Harness, type SpaceWorld, type TestUser } from './app.js';
 import { checkAccessibility, collectConsoleErrors, collectCspViolations, launchBrowser } from './browser.js';
+import { mergeChanges } from './change-requests.js';
 import { freePort } from './ports.js';
-import { PASSWORD } from './sessions.js';
+import { givePassword, PASSWORD } from './sessions.js';
 
 /** Where the app's browser tests write their screenshots (not committed). */
 export const APP_OUTPUT = 'test-output/app';
@@ -82,4 +86,55 @@ export async function signIn(page: Page, email: string, password = PASSWORD): Pr
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
   await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/** What {@link spaceForWriters} sets up. */
+export interface WritersWorld {
+  h: Harness;
+  base: string;
+  browser: Browser;
+  world: SpaceWorld;
+  /** A member of `writerRole` with a password, to sign in with. */
+  writer: TestUser;
+  /** The live pages' ids by title. */
+  pageIds: Record<string, string>;
+}
+
+/**
+ * A space titled `title` whose live content is `pages` (title → Markdown, merged by a change
+ * request), a member of `writerRole` (default `edit`) who can sign in, then `seed` (more members,
+ * a site…), then the server listening and a browser.
+ */
+export async function spaceForWriters(
+  title: string,
+  pages: Record<string, string>,
+  options: {
+    writerRole?: Role;
+    writerName?: string;
+    output?: string;
+    seed?: (world: SpaceWorld, h: Harness) => Promise<void>;
+  } = {},
+): Promise<WritersWorld> {
+  const { h, port, base } = await harnessAtFreePort();
+  const world = await h.space(title);
+  await mergeChanges(
+    world,
+    'Start',
+    Object.entries(pages).map(([page, markdown]) => ({
+      operation: 'insert_page',
+      title: page,
+      document: { markdown },
+    })),
+  );
+  const live = (await world.admin.client.get(`${world.base}/content`)).body.pages as { id: string; title: string }[];
+  const pageIds = Object.fromEntries(live.map((page) => [page.title, page.id]));
+  const writer = await h.member(
+    world.orgId,
+    options.writerRole ?? 'edit',
+    options.writerName ? { name: options.writerName } : {},
+  );
+  await givePassword(h.db, writer.user.id);
+  await options.seed?.(world, h);
+  const browser = await listenAndLaunch(h, port, options.output);
+  return { h, base, browser, world, writer, pageIds };
 }
