@@ -18,6 +18,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type SpaceWorld, type TestUser } from '../helpers/app.js';
 import { mergeChanges, newChangeRequest } from '../helpers/change-requests.js';
+import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
 import { countQueries, type QueryCounter } from '../helpers/query-count.js';
 
 /** The goal for a single resource (issue 35). */
@@ -40,9 +41,15 @@ let changeRequestId: string;
 let siteId: string;
 let fullSpaceId: string;
 
+// A database of this file's own: on PostgreSQL every test file shares one, and the other files'
+// writes, heard on the change channel, would empty the short-lived caches between the warming read
+// and the counted one.
+let database: FreshDatabase;
+
 beforeAll(async () => {
   counter = countQueries();
-  h = await createHarness({ responseCacheBytes: 0 });
+  database = await freshDatabase('query-counts');
+  h = await createHarness({ responseCacheBytes: 0, ownDatabase: database.url });
   world = await h.space('Counted');
   const client = world.admin.client;
   await mergeChanges(world, 'Start', [
@@ -76,6 +83,7 @@ beforeAll(async () => {
 afterAll(async () => {
   counter?.restore();
   await h?.close();
+  await database?.drop();
 });
 
 /** The statements the second of two reads of `url` runs (the first warms the short-lived caches). */
