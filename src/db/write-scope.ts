@@ -21,9 +21,27 @@
  *
  * The premise of the organization rule: a unit of work changes the data of the organization(s)
  * whose audit log records it — a service authorizes in the organization of what it changes and
- * records its event there. Deleting an organization is global (rows of other tables go with it).
+ * records its event there. Deleting an organization is global (rows of other tables go with it). *
+ * Finer than the organization: a unit of work that declares the parts it changes (a space, a change
+ * request: {@link declareSpaceWrite}, {@link declareChangeRequestWrite}) leaves the answers that
+ * name other parts of the organization in memory; the rules of that, and their checks against
+ * the tables written, are in src/db/scope-parts.ts.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import {
+  changeRequestCountsPart,
+  changeRequestListPart,
+  changeRequestPart,
+  isNeutralTable,
+  isPartTable,
+  kindOf,
+  organizationBaseScope,
+  type PartKind,
+  spaceListPart,
+  spacePart,
+  spaceSetPart,
+  writeCovered,
+} from './scope-parts.js';
 
 /** The scope of an organization's data. */
 export const organizationScope = (organizationId: string) => `org:${organizationId}`;
@@ -98,6 +116,10 @@ export class WrittenTables {
   organization = false;
   memberRows = 0;
   global = false;
+  /** Whether it wrote organization data outside the parts (src/db/scope-parts.ts) for sure. */
+  base = false;
+  /** Rows written per part table (undefined: unknown). */
+  readonly partRows = new Map<string, number | undefined>();
 
   /** Notes a statement that changed `rows` rows (undefined: unknown). */
   note(sql: string, rows: number | undefined): void {
@@ -111,20 +133,43 @@ export class WrittenTables {
     } else if (table === 'organizations' && verb === 'delete from') this.global = true;
     else if (CONTENT_ADDRESSED.has(table)) {
       if (verb !== 'insert into') this.global = true;
-    } else if (ORGANIZATION_TABLES.has(table)) this.organization = true;
-    else this.global = true;
+    } else if (ORGANIZATION_TABLES.has(table)) {
+      this.organization = true;
+      if (isPartTable(table)) {
+        const before = this.partRows.has(table) ? this.partRows.get(table) : 0;
+        this.partRows.set(table, addRows(before, rows));
+      } else if (!isNeutralTable(table)) this.base = true;
+    } else this.global = true;
   }
 
   clear(): void {
     this.organization = false;
     this.memberRows = 0;
     this.global = false;
+    this.base = false;
+    this.partRows.clear();
   }
+}
+
+function addRows(before: number | undefined, rows: number | undefined): number | undefined {
+  return before === undefined || rows === undefined ? undefined : before + rows;
 }
 
 /** What the code of one unit of work declared it changes. */
 export class WriteScope {
   readonly organizations = new Set<string>();
+  /** Parts of organizations it changes (src/db/scope-parts.ts), and how many of each kind. */
+  readonly parts = new Set<string>();
+  readonly partKinds = new Map<PartKind, number>();
+  /** Whether it changes organizations' base whatever the tables say (src/db/scope-parts.ts). */
+  base = false;
+  /** Adds a part (once). */
+  addPart(part: string): void {
+    if (this.parts.has(part)) return;
+    this.parts.add(part);
+    const kind = kindOf(part);
+    this.partKinds.set(kind, (this.partKinds.get(kind) ?? 0) + 1);
+  }
   /** Members whose row was written, as `<organization> <user>`. */
   readonly members = new Set<string>();
   readonly users = new Set<string>();
@@ -152,6 +197,60 @@ export function declareMemberWrite(organizationId: string, userId: string): void
 }
 
 /**
+ * The unit of work changes the base of `organizationId` (src/db/scope-parts.ts), whatever tables it
+ * writes: e.g. a space's fields that decide who may read what (its default level, its parent), which
+ * the short-lived caches of permissions and sites hold.
+ */
+export function declareOrganizationBaseWrite(organizationId: string): void {
+  const scope = current.getStore();
+  if (!scope) return;
+  scope.organizations.add(organizationId);
+  scope.base = true;
+}
+
+/**
+ * The unit of work changes space `spaceId` of `organizationId` (its row, its live comments);
+ * `sameExistence`: it surely neither creates, deletes nor restores a space.
+ */
+export function declareSpaceWrite(
+  organizationId: string,
+  spaceId: string,
+  options: { sameExistence?: boolean } = {},
+): void {
+  const scope = current.getStore();
+  if (!scope) return;
+  scope.organizations.add(organizationId);
+  scope.addPart(spacePart(spaceId));
+  scope.addPart(spaceListPart(organizationId));
+  if (!options.sameExistence) scope.addPart(spaceSetPart(organizationId));
+}
+
+/**
+ * The unit of work changes change request `changeRequestId` of space `spaceId` (row, content,
+ * comments, reviews); `sameStatus`: it surely leaves the change request's status (and existence)
+ * as they were, so the space's counts of change requests stay.
+ */
+export function declareChangeRequestWrite(
+  organizationId: string,
+  spaceId: string,
+  changeRequestId: string,
+  options: { sameStatus?: boolean } = {},
+): void {
+  const scope = current.getStore();
+  if (!scope) return;
+  scope.organizations.add(organizationId);
+  scope.addPart(changeRequestPart(changeRequestId));
+  scope.addPart(changeRequestListPart(spaceId));
+  if (!options.sameStatus) scope.addPart(changeRequestCountsPart(spaceId));
+}
+
+/** Whether every part-table row written is covered by the declared parts. */
+function partsCover(written: WrittenTables, scope: WriteScope): boolean {
+  for (const [table, rows] of written.partRows) if (!writeCovered(table, rows, scope.partKinds)) return false;
+  return true;
+}
+
+/**
  * The scopes of a committed write, or null for a global one (see the rules above). Reads the
  * declarations of the unit of work the commit runs in.
  */
@@ -163,7 +262,13 @@ export function scopesAtCommit(written: WrittenTables): string[] | null {
   if (written.organization && scope.organizations.size === 0) return null;
   if (written.memberRows > scope.members.size) return null;
   const scopes: string[] = [];
-  for (const id of scope.organizations) scopes.push(organizationScope(id));
+  // Member rows are the base: roles and memberships decide what every answer may show.
+  const base = scope.base || written.base || written.memberRows > 0 || !partsCover(written, scope);
+  for (const id of scope.organizations) {
+    scopes.push(organizationScope(id));
+    if (base) scopes.push(organizationBaseScope(id));
+  }
+  for (const part of scope.parts) scopes.push(part);
   for (const id of scope.users) scopes.push(userScope(id));
   return scopes;
 }

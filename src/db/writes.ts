@@ -14,6 +14,7 @@ import type SQLite from 'better-sqlite3';
 import type { SqliteStatement } from 'kysely';
 import type pg from 'pg';
 import { CHANGES_CHANNEL } from './change-triggers.js';
+import { noteRead, watchedTablesIn } from './scope-parts.js';
 import { scopesAtCommit, WrittenTables } from './write-scope.js';
 
 /** Past this many scopes remembered, they are forgotten and the next write counts as global. */
@@ -114,7 +115,7 @@ interface ConnectionState {
 /**
  * SQLite: wraps the statements that may change data (better-sqlite3 knows which: `readonly`) and
  * the ends of transactions, so that committed changes move `counter`. Read statements are returned
- * as they are (no cost on reads).
+ * as they are (no cost on reads), but for those naming a part table, which note it first.
  */
 export function sqliteWriteTracking(
   sqlite: SQLite.Database,
@@ -150,7 +151,27 @@ export function sqliteWriteTracking(
         },
       };
     }
-    if (statement.readonly || bookkeeping(sql)) return statement;
+    if (statement.readonly) {
+      // A read of a part table tells the answer being computed what it showed (db/scope-parts.ts).
+      const tables = watchedTablesIn(sql);
+      if (tables.length === 0) return statement;
+      return {
+        reader: statement.reader,
+        all: (...args: unknown[]) => {
+          noteRead(tables);
+          return statement.all(...args);
+        },
+        iterate: (...args: unknown[]) => {
+          noteRead(tables);
+          return statement.iterate(...args);
+        },
+        run: (...args: unknown[]) => {
+          noteRead(tables);
+          return statement.run(...args);
+        },
+      };
+    }
+    if (bookkeeping(sql)) return statement;
     return {
       reader: statement.reader,
       all: (...args: unknown[]) => {
@@ -222,6 +243,7 @@ export function trackPgWrites(client: pg.PoolClient, counter: WriteCounter): voi
         return value;
       });
     }
+    if (kind === 'read') noteRead(watchedTablesIn(sql));
     const result = query(text, ...rest);
     if (kind === 'read' || !isPromise(result)) return result;
     return result.then((value) => {

@@ -12,7 +12,7 @@
  */
 import { invalidate, readThrough, TtlCache } from '../core/cache.js';
 import { afterCommit, type DbOrTrx } from '../core/service.js';
-import { declareOrganizationWrite, organizationScope } from '../db/write-scope.js';
+import { declareOrganizationBaseWrite, organizationScope } from '../db/write-scope.js';
 import { listSiteSpaceNodes } from './repo.js';
 
 const SITE_NODES_TTL_MS = 10_000;
@@ -30,8 +30,9 @@ export function siteNodesChanged(db: DbOrTrx, ...organizationIds: string[]): voi
   const tags = organizationIds.map(siteNodesTag);
   invalidate(...tags);
   afterCommit(db, () => invalidate(...tags));
-  // The cached answers of these organizations go when the write commits (src/db/write-scope.ts).
-  for (const id of organizationIds) declareOrganizationWrite(id);
+  // The cached answers of these organizations go when the write commits (src/db/write-scope.ts):
+  // all of them, as the nodes hold who may read which space (src/db/scope-parts.ts).
+  for (const id of organizationIds) declareOrganizationBaseWrite(id);
 }
 
 /** {@link listSiteSpaceNodes}, cached (shared between requests: read it, never change it). */

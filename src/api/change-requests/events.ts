@@ -4,6 +4,7 @@
  */
 import { type Content, semanticChanges } from '../../content/semantic-changes.js';
 import type { DbOrTrx, ServiceContext } from '../../core/service.js';
+import { declareChangeRequestWrite } from '../../db/write-scope.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
@@ -27,8 +28,11 @@ export async function recordChangeRequestEvent(
   spaceId: string,
   id: string,
   before?: object,
+  options: { sameStatus?: boolean } = {},
 ): Promise<void> {
   const { space, row, object } = await presentedChangeRequest(trx, ctx, spaceId, id);
+  // The change is the change request's: the rest of the organization's answers stay (db/scope-parts.ts).
+  declareChangeRequestWrite(space.organization_id, space.id, row.id, options);
   await recordEvent(trx, ctx, {
     type,
     organizationId: space.organization_id,
@@ -51,6 +55,7 @@ export async function recordReviewersEvent(
   reviewers: ReviewerRow[],
 ): Promise<void> {
   const { space, row, object } = await presentedChangeRequest(trx, ctx, spaceId, id);
+  declareChangeRequestWrite(space.organization_id, space.id, row.id);
   const users = presentReviewers(reviewers, await reviewerUsers(trx, reviewers), ctx.urls);
   await recordEvent(trx, ctx, {
     type,

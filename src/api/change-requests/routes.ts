@@ -4,7 +4,9 @@
  * changes go through ./service.ts; the content of a change request is the content area's.
  */
 import { Type } from 'typebox';
+import { readsParts } from '../../core/answer-scope.js';
 import type { SpaceRow } from '../../db/schema.js';
+import { changeRequestListPart, changeRequestPart, spacePart } from '../../db/scope-parts.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
 import { serviceContext } from '../../http/service-context.js';
@@ -99,6 +101,7 @@ export default async function changeRequestRoutes(app: App) {
         'read',
         'read it',
       );
+      readsParts(spacePart(space.id), changeRequestListPart(space.id));
       const { page, extras } = await listChangeRequestsForRead(app.db, space.id, request.query);
       return { ...page, items: presentChangeRequests(page.items, space, extras, app.urls) };
     },
@@ -162,6 +165,7 @@ export default async function changeRequestRoutes(app: App) {
         'read it',
         loadChangeRequestForRead,
       );
+      readsParts(spacePart(space.id), changeRequestPart(changeRequest.id));
       return presentChangeRequest(changeRequest, space, changeRequest.extras, app.urls);
     },
   );

@@ -8,6 +8,7 @@ import { findPage, loadRevision } from '../../content/store.js';
 import type { DbOrTrx } from '../../core/service.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { ChangeRequestRow, CommentRow, SpaceRow } from '../../db/schema.js';
+import { declareChangeRequestWrite, declareSpaceWrite } from '../../db/write-scope.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
 import { badRequest, forbidden, notFound } from '../../lib/errors.js';
@@ -147,6 +148,11 @@ export async function recordCommentEvent(
   const object = row.parent_id
     ? presentReply(view, open.thread, row.parent_id, row)
     : presentComment(view, open.thread, row);
+  // The change is the thread's: its change request's, or its space's (db/scope-parts.ts).
+  const { organization_id: organizationId } = open.space;
+  const { spaceId, changeRequestId } = open.thread;
+  if (changeRequestId === null) declareSpaceWrite(organizationId, spaceId);
+  else declareChangeRequestWrite(organizationId, spaceId, changeRequestId, { sameStatus: true }); // status unchanged
   await recordEvent(trx, ctx, {
     type,
     organizationId: open.space.organization_id,

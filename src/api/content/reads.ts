@@ -6,7 +6,9 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { findPage, flattenPages, loadRevision, type PageNode, type Snapshot } from '../../content/store.js';
+import { readsParts } from '../../core/answer-scope.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
+import { changeRequestPart, spacePart } from '../../db/scope-parts.js';
 import { findRevisionGit } from '../../git/state.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
@@ -94,6 +96,7 @@ export function contentReads(app: App) {
     async live(request: FastifyRequest): Promise<Resolved> {
       const params = request.params as { spaceId: string };
       const { row: space } = await authorizeSpace(app.db, caller(request).user.id, params.spaceId, 'read', 'read it');
+      readsParts(spacePart(space.id));
       const snapshot = await loadRevision(app.db, space, space.revision_id);
       if (!snapshot) throw new Error(`live revision ${space.revision_id} of space ${space.id} is missing`);
       return { space, snapshot, changeRequest: null, appBase: `/s/${space.id}` };
@@ -110,6 +113,7 @@ export function contentReads(app: App) {
         'read',
         'read it',
       );
+      readsParts(spacePart(space.id), changeRequestPart(changeRequest.id));
       const snapshot = await loadRevision(app.db, space, changeRequest.revision_id);
       if (!snapshot) throw new Error(`revision ${changeRequest.revision_id} is missing`);
       return { space, snapshot, changeRequest, appBase: `/s/${space.id}/~/changes/${changeRequest.number}` };
@@ -119,6 +123,7 @@ export function contentReads(app: App) {
       const v = await view(r, query.metadata);
       const bodies = await loadPageBodies(app.db, r.snapshot.pages, v.metadata);
       const cr = r.snapshot.mergedFrom ? await findChangeRequest(app.db, r.space.id, r.snapshot.mergedFrom) : undefined;
+      if (cr) readsParts(changeRequestPart(cr.id)); // the answer shows that change request too
       const mergedFrom = cr
         ? presentChangeRequest(cr, r.space, await changeRequestExtras(app.db, [cr]), app.urls)
         : undefined;

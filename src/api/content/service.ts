@@ -80,7 +80,18 @@ function commit(
       const now = await findChangeRequest(ctx.db, changeRequest.space_id, changeRequest.id);
       throw revisionChanged(now?.revision_id ?? base.id);
     }
-    await recordChangeRequestEvent(trx, ctx, 'change_request.updated', changeRequest.space_id, changeRequest.id);
+    // A new revision leaves the change request's status as it was (the space's counts stay).
+    await recordChangeRequestEvent(
+      trx,
+      ctx,
+      'change_request.updated',
+      changeRequest.space_id,
+      changeRequest.id,
+      undefined,
+      {
+        sameStatus: true,
+      },
+    );
     return written;
   });
 }

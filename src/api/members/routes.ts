@@ -1,5 +1,7 @@
 /** Organization members: list, get, change role, remove, SSO, their teams; and invites. */
 import { Type } from 'typebox';
+import { readsParts } from '../../core/answer-scope.js';
+import { spaceSetPart } from '../../db/scope-parts.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
 import { serviceContext } from '../../http/service-context.js';
@@ -64,6 +66,7 @@ export default async function memberRoutes(app: App) {
     },
     async (request) => {
       const { organizationId } = request.params;
+      readsParts(spaceSetPart(organizationId)); // the base, and which spaces exist (the counts)
       await requireOrgMember(app.db, organizationId, caller(request).user.id);
       const page = await listMembers(app.db, organizationId, request.query);
       const sites = await siteCounts(
@@ -89,6 +92,7 @@ export default async function memberRoutes(app: App) {
     },
     async (request) => {
       const { organizationId, userId } = request.params;
+      readsParts(spaceSetPart(organizationId)); // the base, and which spaces exist (the counts)
       await requireOrgMember(app.db, organizationId, caller(request).user.id);
       const member = await findMemberForRead(app.db, organizationId, userId);
       if (!member) throw notFound(`member ${userId} not found in organization ${organizationId}`);

@@ -1,6 +1,6 @@
 /** Organizations: list mine, create, get, patch, ping. */
 import { Type } from 'typebox';
-import { dependsOn } from '../../core/answer-scope.js';
+import { dependsOn, readsParts } from '../../core/answer-scope.js';
 import { organizationScope, userScope } from '../../db/write-scope.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
@@ -79,6 +79,7 @@ export default async function organizationRoutes(app: App) {
       schema: { operationId: 'getOrganizationById', tags, params: OrgParams, response: { 200: Organization } },
     },
     async (request) => {
+      readsParts(); // the organization's base only (db/scope-parts.ts)
       const { org, viewer } = await loadVisible(request.params.organizationId, caller(request).user.id);
       return presentOrganization(org, viewer, app.urls);
     },

@@ -1,6 +1,8 @@
 /** Spaces: create and list in an organization; get, update, soft-delete, restore and move one. */
 import { Type } from 'typebox';
+import { readsParts } from '../../core/answer-scope.js';
 import type { SpaceRow } from '../../db/schema.js';
+import { changeRequestCountsPart, spaceListPart, spacePart } from '../../db/scope-parts.js';
 import { gitSyncOf } from '../../git/state.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
@@ -78,6 +80,8 @@ export default async function spaceRoutes(app: App) {
         .filter((s) => atLeast(viewer.roleOnSpace(s), 'read'))
         .sort((a, b) => a.created_at.localeCompare(b.created_at) || a.id.localeCompare(b.id));
       const page = paginateArray(readable, (s) => s.id, request.query);
+      // The list of spaces, and the counts of change requests each listed space shows.
+      readsParts(spaceListPart(organizationId), ...page.items.map((s) => changeRequestCountsPart(s.id)));
       const { rows, extras } = await findSpacesWithExtras(
         app.db,
         page.items.map((s) => s.id),
@@ -95,6 +99,7 @@ export default async function spaceRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const { spaceId } = request.params;
+      readsParts(spacePart(spaceId), changeRequestCountsPart(spaceId)); // its row, its counts
       const found = await findSpaceForRead(app.db, spaceId);
       const { role } = await authorizeLoadedSpace(app.db, user.id, spaceId, found?.row, 'read', 'read it', {
         includeDeleted: true,

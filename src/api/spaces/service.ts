@@ -4,6 +4,7 @@ import { loadRevision, writeRevision } from '../../content/store.js';
 import { placeItem, positionAtEnd, type TreePosition } from '../../content-tree/order.js';
 import { actingUser, type DbOrTrx, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { SpaceRow } from '../../db/schema.js';
+import { declareOrganizationBaseWrite, declareSpaceWrite } from '../../db/write-scope.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
@@ -34,8 +35,11 @@ async function recordSpaceEvent(
   spaceId: string,
   role: Role | null,
   before?: object,
+  options: { sameExistence?: boolean } = {},
 ) {
   const { space, object } = await presented(trx, ctx, spaceId, role);
+  // The change is the space's (its row): the rest of the organization's answers stay (db/scope-parts.ts).
+  declareSpaceWrite(space.organization_id, space.id, options);
   await recordEvent(trx, ctx, {
     type,
     organizationId: space.organization_id,
@@ -76,7 +80,10 @@ export async function updateSpace(
     await repo.updateSpace(trx, row.id, input);
     // Of a space's fields, the sites of its organization's members depend on its default level only.
     if (input.defaultLevel !== undefined) siteNodesChanged(trx, row.organization_id);
-    await recordSpaceEvent(trx, ctx, 'space.updated', row.id, role, before);
+    // Who may read the space is the organization's base, held by its caches (db/scope-parts.ts).
+    if (input.visibility !== undefined) declareOrganizationBaseWrite(row.organization_id);
+    // An update changes fields, never whether the space exists.
+    await recordSpaceEvent(trx, ctx, 'space.updated', row.id, role, before, { sameExistence: true });
   });
   return row;
 }
