@@ -39,6 +39,8 @@ export interface MixMeasurement {
   cpuPerRequest: number;
   /** SQL statements per response (NaN with several workers: not counted there). */
   queriesPerRequest: number;
+  /** Of the lookups in the response cache, the share answered from memory (1 process only; NaN else). */
+  hitShare: number;
   failures: string | null;
   /** Each kind of request: how many were answered, p50 and p99. */
   kinds: { kind: string; count: number; p50: number; p99: number }[];
@@ -70,6 +72,8 @@ interface Segment {
   errors: number;
   cpuMicros: number;
   queries: number;
+  hits: number;
+  misses: number;
 }
 
 function percentile(samples: number[], q: number): number {
@@ -96,8 +100,10 @@ async function loadMix(
     errors: 0,
     cpuMicros: 0,
     queries: 0,
+    hits: Number.NaN,
+    misses: Number.NaN,
   };
-  const before = { tree: processTree(server.pid), stats: await server.stats() };
+  const before = { tree: processTree(server.pid), stats: await server.stats(), lookups: await cacheLookups(server) };
   const url = new URL(server.baseUrl);
   if (url.hostname !== HOST) throw new Error(`refusing to load ${server.baseUrl}: only ${HOST} is benchmarked`);
   const instance = autocannon({
@@ -120,7 +126,11 @@ async function loadMix(
   const result = await instance;
   // Requests cut off when the run stopped may still be running in the server: let them finish.
   await sleep(300);
-  const after = { tree: processTree(server.pid), stats: await server.stats() };
+  const after = { tree: processTree(server.pid), stats: await server.stats(), lookups: await cacheLookups(server) };
+  if (before.lookups && after.lookups) {
+    segment.hits = after.lookups.hit - before.lookups.hit;
+    segment.misses = after.lookups.miss - before.lookups.miss;
+  }
   await settleLedger(server.baseUrl, world, ledger);
   for (const failure of ledger.failures.splice(0)) log(`  !! ${failure}`);
   segment.seconds = result.duration;
@@ -154,11 +164,28 @@ function summarize(segments: Segment[]): MixMeasurement {
     responses: all.length,
     cpuPerRequest: segments.reduce((sum, s) => sum + s.cpuMicros, 0) / all.length,
     queriesPerRequest: segments.reduce((sum, s) => sum + s.queries, 0) / all.length,
+    hitShare: segments.reduce((sum, s) => sum + s.hits, 0) / segments.reduce((sum, s) => sum + s.hits + s.misses, 0),
     failures:
       bad.length + errors > 0
         ? `${bad.map(([c, n]) => `${c}x${n}`).join(', ') || 'no non-2xx'}, ${errors} errors/timeouts`
         : null,
   };
+}
+
+/** The metrics token of the servers this bench starts (to read their response cache's lookups). */
+const METRICS_TOKEN = 'bench-mixed-metrics-token';
+
+/** The response cache's lookups so far (from /metrics; null with several processes, which answer for one). */
+async function cacheLookups(server: Server): Promise<{ hit: number; miss: number } | null> {
+  if (server.name !== 'bindery') return null;
+  const res = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (!res.ok) return null;
+  const text = await res.text();
+  const count = (outcome: string) =>
+    Number(
+      new RegExp(`^bindery_response_cache_lookups_total\\{outcome="${outcome}"\\} (\\S+)$`, 'm').exec(text)?.[1] ?? 0,
+    );
+  return { hit: count('hit'), miss: count('miss') };
 }
 
 /** The read mix and the mix with writes, after a warm-up of each, in two interleaved rounds. */
@@ -197,14 +224,14 @@ export async function benchMixed(label: string, databaseUrl: string): Promise<Mi
   }
   const ledger = new WriteLedger();
   const runs: MixRun[] = [];
-  const single = await startBindery(databaseUrl);
+  const single = await startBindery(databaseUrl, 1, { METRICS_TOKEN });
   try {
     runs.push(await measureMix(single, world, ledger, '1 process'));
   } finally {
     await single.stop();
   }
   if (postgres) {
-    const cluster = await startBindery(databaseUrl, MIXED_WORKERS, { BENCH_TAG_PROCESS: '1' });
+    const cluster = await startBindery(databaseUrl, MIXED_WORKERS, { BENCH_TAG_PROCESS: '1', METRICS_TOKEN });
     try {
       ledger.changeRequests.clear();
       ledger.titles.clear();

@@ -195,6 +195,7 @@ function mixCells(name: string, m: MixMeasurement): string[] {
     fixed(m.p99Writes, 2),
     fixed(m.cpuPerRequest, 0),
     fixed(m.queriesPerRequest, 2),
+    Number.isNaN(m.hitShare) ? '-' : `${fixed(m.hitShare * 100, 0)} %`,
   ];
 }
 
@@ -217,6 +218,7 @@ export function printMixed(results: MixedResult[]): void {
       'p99 writes',
       'CPU µs/req',
       'queries/req',
+      'from memory',
     ];
     table(
       header,

@@ -60,6 +60,10 @@ const WRITE_COVER: ReadonlyMap<string, readonly PartKind[]> = new Map<string, Pa
   ['revisions', ['cr', 'space']],
   ['comments', ['cr', 'space']],
   ['comment_reactions', ['cr', 'space']],
+  // The search index of a space's live content (a reindex writes many rows: the base, in practice).
+  ['search_passages', ['space']],
+  ['search_cjk_pairs', ['space']],
+  ['search_index_state', ['space']],
 ]);
 
 /** Part tables: the kinds of named part that cover an answer reading the table. */
@@ -71,13 +75,16 @@ const READ_COVER: ReadonlyMap<string, readonly PartKind[]> = new Map<string, Par
   ['revisions', ['cr', 'space']],
   ['comments', ['cr', 'space-crs', 'space', 'org-spaces']],
   ['comment_reactions', ['cr', 'space-crs', 'space', 'org-spaces']],
+  ['search_passages', ['space', 'org-spaces']],
+  ['search_cjk_pairs', ['space', 'org-spaces']],
+  ['search_index_state', ['space', 'org-spaces']],
 ]);
 
 /**
  * Organization tables that part writes also write and that no answer naming parts reads (the audit
- * log, the search index): writing them moves `org:<org>` only.
+ * log): writing them moves `org:<org>` only.
  */
-const NEUTRAL = new Set(['events', 'search_passages', 'search_cjk_pairs', 'search_index_state']);
+const NEUTRAL = new Set(['events']);
 
 /** Whether writing `table` needs a part of the organization declared (else it is base or not organization data). */
 export function isPartTable(table: string): boolean {

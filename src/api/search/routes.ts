@@ -10,7 +10,10 @@
  * Paging: `limit` counts pages (results), ranked over the whole result; an organization's results
  * come grouped by space, each page keeping its global `rank`. `count` is the number of pages found.
  */
+
+import { readsParts } from '../../core/answer-scope.js';
 import type { SpaceRow } from '../../db/schema.js';
+import { spaceListPart, spacePart } from '../../db/scope-parts.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
 import { paginateArray } from '../../lib/paging.js';
@@ -61,6 +64,7 @@ export default async function searchRoutes(app: App) {
       const { organizationId } = request.params;
       const { user } = caller(request);
       await requireOrgMember(app.db, organizationId, user.id);
+      readsParts(spaceListPart(organizationId)); // the live spaces, their index (db/scope-parts.ts)
       const [viewer, all] = await Promise.all([
         loadViewer(app.db, organizationId, user.id),
         listLiveSpaces(app.db, organizationId),
@@ -88,6 +92,7 @@ export default async function searchRoutes(app: App) {
     async (request) => {
       const { user } = caller(request);
       const { row: space } = await authorizeSpace(app.db, user.id, request.params.spaceId, 'read', 'search it');
+      readsParts(spacePart(space.id));
       const { page, present } = await searchPage(app, [space], request.query);
       return { ...page, items: page.items.map(present) };
     },
