@@ -22,12 +22,16 @@ import { tableExtensions } from './table-nodes.js';
 
 type Attrs = Record<string, unknown>;
 
-/** `key`, `data` and `extra` (every other property of the object but its type and children). */
+/**
+ * `key`, `data`, `extra` (every other property of the object but its type and children) and
+ * `order` (its properties' order, when not the usual one: attrs.ts).
+ */
 function formatAttributes(data: unknown = null, extra: unknown = null) {
   return {
     key: jsonAttribute('key', null, false),
     data: jsonAttribute('data', data),
     extra: jsonAttribute('extra', extra),
+    order: jsonAttribute('order', null, false),
   };
 }
 
@@ -114,8 +118,11 @@ function fragmentNode(name: string, kind: string, content: string): AnyExtension
     name,
     content,
     defining: true,
-    // The fragment object but its nodes (`fragment`, `type`, `key`, …).
-    addAttributes: () => ({ props: jsonAttribute('props', { object: 'fragment', fragment: kind, type: kind }) }),
+    // The fragment object but its nodes (`fragment`, `type`, `key`, …), and its properties' order (attrs.ts).
+    addAttributes: () => ({
+      props: jsonAttribute('props', { object: 'fragment', fragment: kind, type: kind }),
+      order: jsonAttribute('order', null, false),
+    }),
     parseHTML: () => keepNulls([{ tag: `div[data-type="${name}"]` }]),
     renderHTML: ({ HTMLAttributes }) => ['div', mergeAttributes(HTMLAttributes, { 'data-type': name }), 0],
   });
@@ -211,7 +218,11 @@ const documentNode = Node.create({
   name: 'doc',
   topNode: true,
   content: 'block*',
-  addAttributes: () => ({ data: jsonAttribute('data', {}), extra: jsonAttribute('extra') }),
+  addAttributes: () => ({
+    data: jsonAttribute('data', {}),
+    extra: jsonAttribute('extra'),
+    order: jsonAttribute('order', null, false),
+  }),
 });
 
 const textNode = Node.create({ name: 'text', group: 'inline' });

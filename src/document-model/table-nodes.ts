@@ -9,6 +9,8 @@ import { type AnyExtension, mergeAttributes, Node } from '@tiptap/core';
 import { Table, TableCell, TableHeader, TableRow } from '@tiptap/extension-table';
 import { jsonAttribute } from './html-attrs.js';
 import { TABLE } from './registry.js';
+import { tableIdsPlugin } from './table-ids.js';
+import { tableMergesPlugin } from './table-merges.js';
 
 /** What a cell value looks like written out (a file, a user, a page: their id; a checkbox: ✓). */
 export function cellValueText(value: unknown): string {
@@ -50,15 +52,24 @@ const CELL_CONTENT = `block+ | ${TABLE.value}`;
 
 export const tableExtensions: AnyExtension[] = [
   Table.extend({
+    addProseMirrorPlugins() {
+      return [...(this.parent?.() ?? []), tableIdsPlugin, tableMergesPlugin];
+    },
     addAttributes: () => ({
       key: jsonAttribute('key', null, false),
       data: jsonAttribute('data'),
       extra: jsonAttribute('extra'),
       layout: jsonAttribute('layout'),
+      // Key orders of the table's objects where not the usual (table.ts).
+      order: jsonAttribute('order', null, false),
     }),
   }),
   TableRow.extend({
-    addAttributes: () => ({ id: jsonAttribute('id', null, false), record: jsonAttribute('record', null, false) }),
+    addAttributes: () => ({
+      id: jsonAttribute('id', null, false),
+      record: jsonAttribute('record', null, false),
+      order: jsonAttribute('order', null, false),
+    }),
   }),
   TableHeader.extend({
     content: CELL_CONTENT,
@@ -67,13 +78,18 @@ export const tableExtensions: AnyExtension[] = [
         ...this.parent?.(),
         column: jsonAttribute('column', null, false),
         definition: jsonAttribute('definition', null, false),
+        order: jsonAttribute('order', null, false),
       };
     },
   }),
   TableCell.extend({
     content: CELL_CONTENT,
     addAttributes() {
-      return { ...this.parent?.(), fragment: jsonAttribute('fragment', null, false) };
+      return {
+        ...this.parent?.(),
+        fragment: jsonAttribute('fragment', null, false),
+        order: jsonAttribute('order', null, false),
+      };
     },
   }),
   tableValue,

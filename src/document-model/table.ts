@@ -15,13 +15,16 @@
  *   table's `layout` the order of `fragments`, each held by a cell named by its id, every other
  *   fragment (no visible cell's) kept whole.
  *
- * Writing back gives the same table when nothing was edited. Edits: a new row or column gets a new
- * id, a new text cell a new fragment, the records keep their `orderIndex` while the rows are in
- * that order (a new row gets one after its predecessor's), else all are numbered again. A table of
+ * Writing back gives the same table, byte for byte, when nothing was edited (the keys' orders that
+ * writing would not give by itself are kept in `order` attributes). Edits: a new row or column gets
+ * a new random id (ids.ts; in the editor, as soon as it is made: table-ids.ts), a new text cell a
+ * new fragment, the records keep their `orderIndex` while the rows are in that order (a new row
+ * gets one after its predecessor's), else all are numbered again. A table of
  * another shape (no visible column, a column without a definition…) stays an atom (to-editor.ts).
  */
 import type { NodeType, Schema } from '@tiptap/pm/model';
-import { elementFromAttrs, formatAttrs, isObject, type Value } from './attrs.js';
+import { elementFromAttrs, formatAttrs, inKeyOrder, isObject, keyOrder, type Value } from './attrs.js';
+import { newTableId } from './ids.js';
 import { compareOrderIndex } from './order-index.js';
 import { TABLE } from './registry.js';
 import type { EditorNode } from './types.js';
@@ -82,7 +85,8 @@ export function tableToEditor(schema: Schema, table: Value, blocks: BlocksToEdit
       const content = blocks(cellType, nodes);
       if (content) {
         claimed.add(fragment);
-        return node(schema, TABLE.cell, { fragment: props }, content);
+        const order = keyOrder(fragment, ['object', ...Object.keys(props).filter((k) => k !== 'object'), 'nodes']);
+        return node(schema, TABLE.cell, { fragment: props, order }, content);
       }
     }
     if (kind === 'number' && typeof value === 'number' && Number.isFinite(value) && !Object.is(value, -0)) {
@@ -98,14 +102,18 @@ export function tableToEditor(schema: Schema, table: Value, blocks: BlocksToEdit
     {},
     columns.map((id) => {
       const { title, ...rest } = definition[id] as Value;
-      return node(schema, TABLE.header, { column: id, definition: rest }, [paragraph(schema, title as string)]);
+      const order = keyOrder(definition[id] as Value, [...Object.keys(rest), 'title']);
+      return node(schema, TABLE.header, { column: id, definition: rest, order }, [paragraph(schema, title as string)]);
     }),
   );
   const rows = records.map(([id, record]) => {
-    const { values, ...rest } = record as Value & { values: Value };
+    const { values } = record as Value & { values: Value };
     const hidden = Object.fromEntries(Object.entries(values).filter(([column]) => !columns.includes(column)));
     const cells = columns.map((column) => cell(values, column));
-    return node(schema, TABLE.row, { id, record: { ...rest, values: hidden } }, cells);
+    // Written back: the hidden columns' values, then the visible cells' (tableToDocument).
+    const order = keyOrder(values, [...Object.keys(hidden), ...columns.filter((c) => Object.hasOwn(values, c))]);
+    // The record's other properties keep their places (`values` replaced where it is).
+    return node(schema, TABLE.row, { id, record: { ...record, values: hidden }, order }, cells);
   });
 
   const { records: _records, definition: _definition, ...rest } = data;
@@ -113,11 +121,17 @@ export function tableToEditor(schema: Schema, table: Value, blocks: BlocksToEdit
   const layout = Array.isArray(fragments)
     ? fragments.map((fragment) => (claimed.has(fragment) ? (fragment as Value).fragment : fragment))
     : null;
-  const { key, extra } = formatAttrs(table, ['fragments']);
-  return node(schema, TABLE.name, { key, extra, data: { ...rest, definition: hiddenDefinitions }, layout }, [
-    header,
-    ...rows,
-  ]);
+  const { key, extra, order: tableOrder } = formatAttrs(table, ['fragments']);
+  // The orders tableToDocument would not give by itself (attrs.ts, keyOrder).
+  const orders = {
+    table: tableOrder,
+    data: keyOrder(data, [...Object.keys(rest), 'definition', 'records']),
+    definition: keyOrder(definition, [...Object.keys(hiddenDefinitions), ...columns]),
+    records: keyOrder(data.records, records.map(([id]) => id)),
+  };
+  const order = Object.values(orders).some((o) => o !== null) ? orders : null;
+  const attrs = { key, extra, data: { ...rest, definition: hiddenDefinitions }, layout, order };
+  return node(schema, TABLE.name, attrs, [header, ...rows]);
 }
 
 /** The text of editor nodes, textblocks on lines of their own. */
@@ -145,18 +159,18 @@ function columnsOf(header: EditorNode | null, width: number, taken: Set<string>)
   return Array.from({ length: width }, (_, i) => {
     const cell = header?.content?.[i];
     const read = cell?.attrs?.column;
-    const id = typeof read === 'string' && !taken.has(read) ? read : fresh(taken, `column${i + 1}`);
+    const id = typeof read === 'string' && !taken.has(read) ? read : fresh(taken, newTableId());
     taken.add(id);
     const kept = cell?.attrs?.definition;
     // A copied column keeps its kind under its new id.
     const rest = isObject(kept)
       ? { ...kept, ...(id !== read && kept.id === read ? { id } : {}) }
       : { id, type: 'text', textAlignment: 'left' };
-    return { id, definition: { ...rest, title: textOf(cell?.content) } };
+    return { id, definition: inKeyOrder({ ...rest, title: textOf(cell?.content) }, cell?.attrs?.order) };
   });
 }
 
-type Written = { value?: unknown; fragment?: Value; nodes?: EditorNode[] };
+type Written = { value?: unknown; fragment?: Value; nodes?: EditorNode[]; order?: unknown };
 
 /** What a cell writes: its value (none when absent), or for a text cell the fragment it holds. */
 function writeCell(cell: EditorNode | undefined, kind: unknown): Written {
@@ -165,7 +179,7 @@ function writeCell(cell: EditorNode | undefined, kind: unknown): Written {
   if (only?.type === TABLE.value) return only.attrs?.absent ? {} : { value: only.attrs?.value ?? null };
   if (kind === 'text') {
     const props = cell?.attrs?.fragment;
-    return { fragment: isObject(props) ? props : {}, nodes: content };
+    return { fragment: isObject(props) ? props : {}, nodes: content, order: cell?.attrs?.order };
   }
   const text = textOf(content).trim();
   if (text === '') return {};
@@ -216,7 +230,7 @@ export function tableToDocument(table: EditorNode, path: string, blocks: BlocksT
       seenRows.add(id);
       return id;
     }
-    return fresh(takenRows, `row${r + 1}`);
+    return fresh(takenRows, newTableId());
   });
   const written = body.map((row) => columns.map((column, c) => writeCell(row.content?.[c], column.definition.type)));
   const layout = Array.isArray(attrs.layout) ? attrs.layout : null;
@@ -236,25 +250,28 @@ export function tableToDocument(table: EditorNode, path: string, blocks: BlocksT
       const id =
         typeof read === 'string' && !held.has(read) ? read : fresh(takenFragments, `${ids[r]}-${columns[c]?.id}`);
       takenFragments.add(id);
-      const { key, ...props } = cell.fragment;
-      const own = id === read && key !== undefined ? { key } : {};
+      // A copied fragment (a new id) does not take its original's key.
+      const { key, ...others } = cell.fragment;
+      const props = id === read ? cell.fragment : others;
       const nodes = blocks(cell.nodes ?? [], `${path}/fragments/${held.size}/nodes`);
-      held.set(id, { object: 'fragment', ...own, ...props, fragment: id, nodes });
+      held.set(id, inKeyOrder({ object: 'fragment', ...props, fragment: id, nodes }, cell.order));
       cell.value = id;
     });
   });
 
   const indexes = orderIndexes(rowRecords.map((record) => record?.orderIndex));
   const records = Object.fromEntries(
-    body.map((_, r) => {
-      const { values, ...rest } = rowRecords[r] ?? {};
+    body.map((row, r) => {
+      // The record as read, `orderIndex` and `values` written where they were.
+      const record = rowRecords[r] ?? {};
       const cells = Object.fromEntries(
         columns.flatMap((column, c) => {
           const cell = written[r]?.[c];
           return cell && 'value' in cell ? [[column.id, cell.value]] : [];
         }),
       );
-      return [ids[r], { ...rest, orderIndex: indexes[r], values: { ...(isObject(values) ? values : {}), ...cells } }];
+      const values = inKeyOrder({ ...(isObject(record.values) ? record.values : {}), ...cells }, row.attrs?.order);
+      return [ids[r], { ...record, orderIndex: indexes[r], values }];
     }),
   );
 
@@ -280,12 +297,16 @@ export function tableToDocument(table: EditorNode, path: string, blocks: BlocksT
         ),
       }
     : {};
-  const definition = {
-    ...hiddenDefinitions,
-    ...Object.fromEntries(columns.map((column) => [column.id, column.definition])),
-  };
-  const data = { ...stored, view: { ...view, columns: visible, ...widths }, records, definition };
+  const orders = isObject(attrs.order) ? attrs.order : {};
+  const definition = inKeyOrder(
+    { ...hiddenDefinitions, ...Object.fromEntries(columns.map((column) => [column.id, column.definition])) },
+    orders.definition,
+  );
+  const data = inKeyOrder(
+    { ...stored, view: { ...view, columns: visible, ...widths }, definition, records: inKeyOrder(records, orders.records) },
+    orders.data,
+  );
   const extra = isObject(attrs.extra) ? attrs.extra : { isVoid: true };
   const withFragments = layout !== null || fragments.length > 0 ? { fragments } : {};
-  return elementFromAttrs('block', TABLE.type, { key: attrs.key, extra, data }, withFragments);
+  return elementFromAttrs('block', TABLE.type, { key: attrs.key, extra, data, order: orders.table }, withFragments);
 }

@@ -1,5 +1,5 @@
 /** Editor JSON → Document: the inverse of to-editor.ts (every attribute back to its property). */
-import { elementFromAttrs, isObject, type Value } from './attrs.js';
+import { elementFromAttrs, inKeyOrder, isObject, type Value } from './attrs.js';
 import { documentSchema } from './extensions.js';
 import { textblockInlines } from './inlines.js';
 import { BLOCK_ATOM, blockByName, EXPANDABLE, TABLE } from './registry.js';
@@ -14,10 +14,15 @@ function blockToDocument(node: EditorNode, path: string): Value {
     (nodes ?? []).map((child, i) => blockToDocument(child, `${at}/${i}`));
   if (node.type === BLOCK_ATOM) return node.attrs?.json as Value;
   if (node.type === EXPANDABLE.name) {
-    const fragments = (node.content ?? []).map((fragment, i) => ({
-      ...((fragment.attrs?.props as Value | null) ?? {}),
-      nodes: children(fragment.content, `${path}/fragments/${i}/nodes`),
-    }));
+    const fragments = (node.content ?? []).map((fragment, i) =>
+      inKeyOrder(
+        {
+          ...((fragment.attrs?.props as Value | null) ?? {}),
+          nodes: children(fragment.content, `${path}/fragments/${i}/nodes`),
+        },
+        fragment.attrs?.order,
+      ),
+    );
     return elementFromAttrs('block', EXPANDABLE.type, node.attrs, { fragments });
   }
   if (node.type === TABLE.name) return tableToDocument(node, path, children);
@@ -36,11 +41,12 @@ function blockToDocument(node: EditorNode, path: string): Value {
 export function editorToDocument(json: EditorNode): Document {
   if (json.type !== 'doc') throw new DocumentModelError('', `the editor's top node is "${json.type}", not "doc"`);
   const nodes = (json.content ?? []).map((node, i) => blockToDocument(node, `nodes/${i}`));
-  const { data, extra } = (json.attrs ?? {}) as { data?: unknown; extra?: unknown };
-  return {
+  const { data, extra, order } = (json.attrs ?? {}) as { data?: unknown; extra?: unknown; order?: unknown };
+  const document = {
     object: 'document',
     ...(isObject(extra) ? extra : {}),
     ...(isObject(data) ? { data } : {}),
     nodes: nodes as unknown as DocumentNode[],
-  } as Document;
+  };
+  return inKeyOrder(document, order) as Document;
 }

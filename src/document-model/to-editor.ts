@@ -5,12 +5,12 @@
  * a paragraph), becomes an atom carrying its JSON whole. Inlines: see inlines.ts.
  */
 import type { NodeType, Schema } from '@tiptap/pm/model';
-import { formatAttrs, isObject, type Value } from './attrs.js';
+import { formatAttrs, isObject, keyOrder, type Value } from './attrs.js';
 import { documentSchema } from './extensions.js';
 import { canonicalInlines, inlinesToEditor } from './inlines.js';
 import { BLOCK_ATOM, blockByType, EXPANDABLE, headingLevel, TABLE } from './registry.js';
 import { tableToEditor } from './table.js';
-import { type Document, type EditorNode, sameJson } from './types.js';
+import { type Document, type EditorNode, sameJsonText } from './types.js';
 import { assertWellFormed } from './well-formed.js';
 
 const blockAtom = (node: unknown): EditorNode => ({ type: BLOCK_ATOM, attrs: { json: node } });
@@ -55,7 +55,8 @@ function expandableToEditor(schema: Schema, node: Value): EditorNode | null {
     const { nodes, ...props } = fragment;
     const children = blockChildren(schema, schema.nodes[name] as NodeType, nodes);
     if (!children) return null;
-    content.push(withContent({ type: name, attrs: { props } }, children));
+    const order = keyOrder(fragment, [...Object.keys(props), 'nodes']);
+    content.push(withContent({ type: name, attrs: { props, order } }, children));
   }
   return { type: EXPANDABLE.name, attrs: formatAttrs(node, ['fragments']), content };
 }
@@ -80,8 +81,8 @@ export function blockToEditor(schema: Schema, node: Value): EditorNode {
   if (!Array.isArray(node.nodes)) return blockAtom(node);
   const content = inlinesToEditor(schema, node.nodes, []);
   if (!content) return blockAtom(node);
-  // Kept only when ProseMirror would spell the inlines otherwise (inlines.ts).
-  const inlineSource = sameJson(canonicalInlines(content), node.nodes) ? null : node.nodes;
+  // Kept only when ProseMirror would spell the inlines otherwise (inlines.ts), down to their keys' order.
+  const inlineSource = sameJsonText(canonicalInlines(content), node.nodes) ? null : node.nodes;
   return withContent({ type: spec.name, attrs: { ...attrs, inlineSource } }, content);
 }
 
@@ -96,5 +97,7 @@ export function documentToEditor(document: Document | unknown): EditorNode {
   });
   const { key, data, extra } = formatAttrs(doc, ['nodes']);
   const rest = key === null ? extra : { ...(extra as Value | null), key };
-  return withContent({ type: 'doc', attrs: { data, extra: rest } }, content);
+  // As editorToDocument writes it: object, the rest, data, nodes.
+  const written = ['object', ...Object.keys(rest ?? {}), ...(data === null ? [] : ['data']), 'nodes'];
+  return withContent({ type: 'doc', attrs: { data, extra: rest, order: keyOrder(doc, written) } }, content);
 }

@@ -81,6 +81,11 @@ export class DocumentModelError extends Error {
   }
 }
 
+/** Equality of JSON values as written, key order included (JSON.stringify: the bytes a client gets). */
+export function sameJsonText(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 /** Deep equality of JSON values (key order aside). */
 export function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;

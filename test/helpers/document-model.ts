@@ -12,5 +12,7 @@ export function expectLossless(document: unknown): EditorNode {
   expect(node.toJSON()).toEqual(json);
   expect(editorToDocument(json)).toStrictEqual(document);
   expect(editorToDocument(node.toJSON())).toStrictEqual(document);
+  // Byte for byte: the same properties in the same order.
+  expect(JSON.stringify(editorToDocument(node.toJSON()))).toBe(JSON.stringify(document));
   return json;
 }

@@ -44,6 +44,17 @@ function typesIn(value: unknown, out: Set<string>): Set<string> {
   return out;
 }
 
+/** `value` with every object's keys in reverse order: a document as another writer might spell it. */
+function reversedKeys(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(reversedKeys);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .reverse()
+      .map(([key, item]) => [key, reversedKeys(item)]),
+  );
+}
+
 describe('document model: property', () => {
   it('maps every document of the official schema losslessly, natively where the editor can', () => {
     fc.assert(
@@ -55,6 +66,16 @@ describe('document model: property', () => {
             throw new Error(`unexpected atom: ${JSON.stringify(held).slice(0, 300)}`);
           }
         }
+      }),
+      { numRuns: 200 },
+    );
+  });
+
+  it('gives every document back byte for byte, whatever order its objects list their properties in', () => {
+    // expectLossless compares JSON.stringify too: key order counts (issue #34, "without losing a byte").
+    fc.assert(
+      fc.property(documentArbitrary, (document) => {
+        expectLossless(reversedKeys(document));
       }),
       { numRuns: 200 },
     );

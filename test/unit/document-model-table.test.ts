@@ -16,6 +16,8 @@ import {
   type EditorNode,
   editorToDocument,
 } from '../../src/document-model/index.js';
+import * as tablePlugins from '../../src/document-model/table-ids.js';
+import { tableMerges, tableMergesPlugin } from '../../src/document-model/table-merges.js';
 import { expectLossless } from '../helpers/document-model.js';
 
 type Value = Record<string, unknown>;
@@ -166,41 +168,112 @@ describe('document model: tables, cell by cell', () => {
     let state = stateAt(doc(productTable()), 2, 0);
     state = run(state, addRowAfter);
     state = run(state, addColumnAfter);
-    let data = tableOf(state);
+    // Saved once (without the editor's plugin, ids are made when saving: table-ids.ts).
+    const saved = editorToDocument(state.doc.toJSON());
+    let data = (saved.nodes[0] as Value).data as Value;
     const records = data.records as Record<string, { orderIndex: string; values: Value }>;
-    expect(Object.keys(records)).toEqual(['r1', 'r2', 'row3']);
+    // The records keep their order (r2 came first); the new one, a random id, comes last.
+    const [, , added] = Object.keys(records);
+    expect(Object.keys(records)).toEqual(['r2', 'r1', added]);
+    expect(added).toMatch(/^[A-Za-z0-9]{20}$/);
+    const row = records[added as string];
     expect(records.r1?.orderIndex).toBe('a0');
     expect(records.r2?.orderIndex).toBe('a1');
-    expect(String(records.row3?.orderIndex) > 'a1').toBe(true);
+    expect(String(row?.orderIndex) > 'a1').toBe(true);
     // A new text cell gets a fragment; a new number or checkbox cell has no value yet.
-    expect(Object.keys(records.row3?.values ?? {}).sort()).toEqual(['column2', 'name', 'note']);
-    expect((data.view as Value).columns).toEqual(['name', 'column2', 'price', 'stock', 'note']);
-    expect((data.definition as Value).column2).toEqual({
-      id: 'column2',
-      type: 'text',
-      textAlignment: 'left',
-      title: '',
-    });
+    const columns = (data.view as Value).columns as string[];
+    const column = columns[1] as string;
+    expect(column).toMatch(/^[A-Za-z0-9]{20}$/);
+    expect(columns).toEqual(['name', column, 'price', 'stock', 'note']);
+    expect(Object.keys(row?.values ?? {}).sort()).toEqual([column, 'name', 'note'].sort());
+    expect((data.definition as Value)[column]).toEqual({ id: column, type: 'text', textAlignment: 'left', title: '' });
     expect(records.r2?.values.notes).toBe('x');
 
-    state = stateAt(editorToDocument(state.doc.toJSON()), 1, 4);
+    state = stateAt(saved, 1, 4);
     state = run(state, deleteColumn);
     state = run(stateAt(editorToDocument(state.doc.toJSON()), 1, 0), deleteRow);
     data = tableOf(state);
-    expect((data.view as Value).columns).toEqual(['name', 'column2', 'price', 'stock']);
+    expect((data.view as Value).columns).toEqual(['name', column, 'price', 'stock']);
     expect((data.view as Value).columnWidths).toEqual({ name: 30, gone: 5 });
-    expect(Object.keys(data.records as Value)).toEqual(['r2', 'row3']);
-    expect(Object.keys(data.definition as Value).sort()).toEqual(['column2', 'name', 'notes', 'price', 'stock']);
+    expect(Object.keys(data.records as Value)).toEqual(['r2', added]);
+    expect(Object.keys(data.definition as Value).sort()).toEqual([column, 'name', 'notes', 'price', 'stock'].sort());
     const table = editorToDocument(state.doc.toJSON()).nodes[0] as { fragments: Value[] };
     // The deleted row's and column's fragments are gone; the one no visible cell held stays.
     expect(table.fragments.map((f) => f.fragment)).toEqual([
       'f-r2',
       'unused',
-      'r2-column2',
-      'row3-name',
-      'row3-column2',
+      `r2-${column}`,
+      `${added}-name`,
+      `${added}-${column}`,
     ]);
     expect(() => checkDocumentModel(editorToDocument(state.doc.toJSON()))).not.toThrow();
+  });
+
+  it('gives a row or a column made in the editor its random id at once, and a copied one a fresh id', () => {
+    const { tableIdsPlugin } = tablePlugins;
+    let state = EditorState.create({
+      doc: Node.fromJSON(documentSchema(), documentToEditor(doc(productTable()))),
+      plugins: [tableIdsPlugin],
+    });
+    state = state.apply(state.tr.setSelection(TextSelection.create(state.doc, cellStart(state, 2, 0))));
+    state = run(state, addRowAfter);
+    state = run(state, addColumnAfter);
+    const table = state.doc.child(0);
+    const ids = Array.from({ length: table.childCount }, (_, r) => table.child(r).attrs.id);
+    expect(ids.slice(0, 3)).toEqual([null, 'r1', 'r2']);
+    expect(ids[3]).toMatch(/^[A-Za-z0-9]{20}$/);
+    const header = table.child(0);
+    const columns = Array.from({ length: header.childCount }, (_, c) => header.child(c).attrs.column);
+    expect(columns[1]).toMatch(/^[A-Za-z0-9]{20}$/);
+    // Saving twice gives the same ids: they are the editor's, not the save's.
+    expect(Object.keys(tableOf(state).records as Value)).toEqual(Object.keys(tableOf(state).records as Value));
+    expect(Object.keys(tableOf(state).records as Value)).toContain(ids[3]);
+
+    // A copy of row r1 pasted after it: the copy gets an id of its own.
+    const r1 = table.child(1);
+    const after = 1 + table.child(0).nodeSize + r1.nodeSize;
+    state = state.apply(state.tr.insert(after, r1.copy(r1.content)));
+    const copied = state.doc.child(0).child(2).attrs.id;
+    expect(copied).not.toBe('r1');
+    expect(copied).toMatch(/^[A-Za-z0-9]{20}$/);
+  });
+
+  it('draws merged cells (cellMerges) spanning their range, and keeps the merges and covered cells as read', () => {
+    const table = productTable() as { data: Value };
+    table.data.cellMerges = [
+      { anchor: { record: 'r1', column: 'name' }, rowSpan: 2, colSpan: 1 },
+      { anchor: { record: 'r1', column: 'price' }, rowSpan: 1, colSpan: 2 },
+      // Overlapping the first, out of the table, of one cell, naming no record: not drawn.
+      { anchor: { record: 'r2', column: 'name' }, rowSpan: 1, colSpan: 2 },
+      { anchor: { record: 'r2', column: 'stock' }, rowSpan: 1, colSpan: 3 },
+      { anchor: { record: 'r2', column: 'note' }, rowSpan: 1, colSpan: 1 },
+      { anchor: { record: 'gone', column: 'note' }, rowSpan: 2, colSpan: 1 },
+    ];
+    const document = doc(table);
+    expectLossless(document);
+    const state = EditorState.create({
+      doc: Node.fromJSON(documentSchema(), documentToEditor(document)),
+      plugins: [tableMergesPlugin],
+    });
+    // Body rows in order (r1 then r2), visible columns.
+    expect(tableMerges(state.doc.child(0))).toEqual([
+      { row: 0, column: 0, rowSpan: 2, colSpan: 1 },
+      { row: 0, column: 1, rowSpan: 1, colSpan: 2 },
+    ]);
+    const drawn = (tableMergesPlugin.getState(state)?.find() ?? []).map((d) => {
+      const $cell = state.doc.resolve(d.from);
+      const attrs = (d as unknown as { type: { attrs: Value } }).type.attrs;
+      return [$cell.index(1), $cell.index(2), attrs['data-merged'], attrs.colspan ?? '', attrs.rowspan ?? ''];
+    });
+    expect(drawn).toEqual([
+      [1, 0, 'anchor', '1', '2'],
+      [1, 1, 'anchor', '2', '1'],
+      [1, 2, 'covered', '', ''],
+      [2, 0, 'covered', '', ''],
+    ]);
+    // Typing in a cell redraws that table; the merges stay.
+    const next = state.apply(state.tr.insertText('x', cellStart(state, 1, 3)));
+    expect(tableMergesPlugin.getState(next)?.find().length).toBe(4);
   });
 
   it('edits the tables the Markdown importer writes, and keeps them exactly', () => {

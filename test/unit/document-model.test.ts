@@ -139,7 +139,7 @@ describe('document model: mapping', () => {
     );
     expect(json.content?.[0]).toEqual({
       type: 'heading',
-      attrs: { level: 2, key: 'h', data: { id: 'x' }, extra: null, inlineSource: null },
+      attrs: { level: 2, key: 'h', data: { id: 'x' }, extra: null, order: null, inlineSource: null },
       content: [
         {
           type: 'text',
