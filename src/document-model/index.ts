@@ -5,6 +5,7 @@
  */
 import { Node as ProseMirrorNode } from '@tiptap/pm/model';
 import { documentSchema } from './extensions.js';
+import { assertRequired } from './required.js';
 import { documentToEditor } from './to-editor.js';
 import { type Document, DocumentModelError } from './types.js';
 
@@ -16,11 +17,13 @@ export type { Document, DocumentNode, EditorMark, EditorNode } from './types.js'
 export { DocumentModelError } from './types.js';
 
 /**
- * Checks that the editor can hold `document`: maps it and checks the result against the schema.
- * Throws DocumentModelError naming the path of the first fault.
+ * Checks that the editor can hold `document` and that it is a document of the official format: maps
+ * it, checks the result against the schema, and checks every object has the properties the format
+ * requires (required.ts). Throws DocumentModelError naming the path of the first fault.
  */
 export function checkDocumentModel(document: Document | unknown): void {
   const json = documentToEditor(document);
+  assertRequired(document as Record<string, unknown>);
   try {
     ProseMirrorNode.fromJSON(documentSchema(), json).check();
   } catch (error) {

@@ -16,7 +16,9 @@ export function changedRanges(trs: readonly Transaction[]): Array<[number, numbe
     ranges = ranges.map(([from, to]) => [tr.mapping.map(from, -1), tr.mapping.map(to, 1)]);
     tr.mapping.maps.forEach((map, i) => {
       const rest = tr.mapping.slice(i + 1);
-      map.forEach((_oldFrom, _oldTo, from, to) => ranges.push([rest.map(from, -1), rest.map(to, 1)]));
+      map.forEach((_oldFrom, _oldTo, from, to) => {
+        ranges.push([rest.map(from, -1), rest.map(to, 1)]);
+      });
     });
   }
   return ranges;

@@ -80,7 +80,7 @@ function tableDecorations(table: Node, pos: number): Decoration[] {
   for (const merge of merges) {
     for (let r = merge.row; r < merge.row + merge.rowSpan; r++) {
       for (let c = merge.column; c < merge.column + merge.colSpan; c++) {
-        const [from, to] = cells[r + offset]?.[c] as [number, number];
+        const [from, to] = (cells[r + offset] as Array<[number, number]>)[c] as [number, number];
         const anchor = r === merge.row && c === merge.column;
         out.push(
           Decoration.node(

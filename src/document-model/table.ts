@@ -127,7 +127,10 @@ export function tableToEditor(schema: Schema, table: Value, blocks: BlocksToEdit
     table: tableOrder,
     data: keyOrder(data, [...Object.keys(rest), 'definition', 'records']),
     definition: keyOrder(definition, [...Object.keys(hiddenDefinitions), ...columns]),
-    records: keyOrder(data.records, records.map(([id]) => id)),
+    records: keyOrder(
+      data.records,
+      records.map(([id]) => id),
+    ),
   };
   const order = Object.values(orders).some((o) => o !== null) ? orders : null;
   const attrs = { key, extra, data: { ...rest, definition: hiddenDefinitions }, layout, order };
@@ -225,7 +228,7 @@ export function tableToDocument(table: EditorNode, path: string, blocks: BlocksT
   const rowIds = body.map((row) => (typeof row.attrs?.id === 'string' ? row.attrs.id : null));
   for (const id of rowIds) if (id) takenRows.add(id);
   const seenRows = new Set<string>();
-  const ids = rowIds.map((id, r) => {
+  const ids = rowIds.map((id) => {
     if (id && !seenRows.has(id)) {
       seenRows.add(id);
       return id;
@@ -303,7 +306,12 @@ export function tableToDocument(table: EditorNode, path: string, blocks: BlocksT
     orders.definition,
   );
   const data = inKeyOrder(
-    { ...stored, view: { ...view, columns: visible, ...widths }, definition, records: inKeyOrder(records, orders.records) },
+    {
+      ...stored,
+      view: { ...view, columns: visible, ...widths },
+      definition,
+      records: inKeyOrder(records, orders.records),
+    },
     orders.data,
   );
   const extra = isObject(attrs.extra) ? attrs.extra : { isVoid: true };

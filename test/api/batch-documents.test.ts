@@ -76,7 +76,55 @@ describe('JSON document bodies and the editor model', () => {
     );
     expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
     const pages = res.body.changes.map((change: { page: { id: string } }) => change.page.id);
-    for (const [i, document] of documents.entries()) expect(await readBack(pages[i])).toStrictEqual(document);
+    for (const [i, document] of documents.entries()) {
+      const read = await readBack(pages[i]);
+      expect(read).toStrictEqual(document);
+      // Byte for byte: the properties in the order they were sent.
+      expect(JSON.stringify(read)).toBe(JSON.stringify(document));
+    }
+  });
+
+  it('refuses objects lacking what the official format requires of them, naming the property', async () => {
+    const heading = (extra: object) => ({ object: 'block', type: 'heading-2', nodes: [text('Title')], ...extra });
+    const cases: Array<[unknown, string]> = [
+      [doc(heading({})), 'nodes/0/data: is required (a "heading-2" block)'],
+      [
+        doc(paragraph(text('ok')), { object: 'block', type: 'hint', data: {}, nodes: [paragraph(text('x'))] }),
+        'nodes/1/data/style: is required (a "hint" block)',
+      ],
+      [
+        doc(paragraph({ object: 'text', leaves: [{ object: 'leaf', text: 'no marks' }] })),
+        'nodes/0/nodes/0/leaves/0/marks: is required (a leaf)',
+      ],
+      [doc({ object: 'block', type: 'divider', data: {} }), 'nodes/0/isVoid: is required (a "divider" block)'],
+      [
+        doc({
+          object: 'block',
+          type: 'images',
+          isVoid: false,
+          data: {},
+          nodes: [
+            { object: 'block', type: 'image', isVoid: true, data: { ref: { kind: 'url', url: 'https://x/y.png' } } },
+          ],
+        }),
+        'nodes/0/nodes/0/fragments: is required (a "image" block)',
+      ],
+      [
+        doc(paragraph({ object: 'inline', type: 'link', data: {}, nodes: [text('here')] })),
+        'nodes/0/nodes/0/data/ref: is required (a "link" inline)',
+      ],
+    ];
+    for (const [document, message] of cases) {
+      expectRefused(
+        await batch(ctx, cr, [{ operation: 'insert_page', title: 'Bad', document: { document } }]),
+        `body/changes/0/document/document: ${message}`,
+      );
+    }
+    // With what it requires, the heading is stored.
+    const ok = await batch(ctx, cr, [
+      { operation: 'insert_page', title: 'Good', document: { document: doc(heading({ data: {} })) } },
+    ]);
+    expect(ok.status, JSON.stringify(ok.body).slice(0, 300)).toBe(200);
   });
 
   it('refuses a document the editor cannot hold, naming the change and the path', async () => {
