@@ -153,6 +153,23 @@ function applyFields(page: PageNode, fields: PageFields): void {
   for (const key of Object.keys(page) as Array<keyof PageNode>) if (page[key] === undefined) delete page[key];
 }
 
+/**
+ * A new page's path follows its title, as GitBook's editor does: while the page is new in the change
+ * request and its path is still the one its previous title gave (`untitled`, `untitled-2`…), a new
+ * title gives a new path. A path the writer chose (another slug) stays, and so does a published
+ * page's (its links out there would break).
+ */
+async function followTitle(page: PageNode, previousTitle: string, pages: PageNode[], options: BatchOptions) {
+  const derived = slugify(previousTitle);
+  const fromTitle = page.slug === derived || new RegExp(`^${derived.slice(0, 96)}-\\d+$`).test(page.slug);
+  if (!fromTitle || !options.isNewPage || !(await options.isNewPage(page.id))) return;
+  const here = locate(pages, page.id) as NonNullable<ReturnType<typeof locate>>;
+  page.slug = uniqueSlug(
+    slugify(page.title),
+    here.siblings.filter((s) => s !== page).map((s) => s.slug),
+  );
+}
+
 /** Checks where a page may live: groups only at the top, nothing under a link page. */
 function checkPlacement(page: PageNode, parent: PageNode | null, at: string): void {
   if (page.type === 'group' && parent) throw badRequest(`${at}: a group page can only be at the top level`);
@@ -278,7 +295,10 @@ export async function applyBatch(
         pageBodies.set(page.id, read.document);
         applyFields(page, { title: read.title, description: read.description, emoji: read.emoji });
       }
+      const previousTitle = page.title;
       applyFields(page, change);
+      if (change.slug === undefined && page.title !== previousTitle)
+        await followTitle(page, previousTitle, pages, options);
       if (change.into !== undefined || change.at !== undefined) {
         const parent =
           change.into === undefined ? found.parent : change.into === null ? null : parentNamed(change.into, i);

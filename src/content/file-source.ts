@@ -17,6 +17,11 @@ export interface BatchOptions {
    * up where the caller may (its organization); none: `storageKey` is refused.
    */
   readUpload?: (key: string, at: string) => Promise<{ bytes: Buffer; contentType: string }>;
+  /**
+   * Whether the page is new in the change request (not in the live content it started from): its
+   * path then follows its title (batch.ts). None: no page is new (paths change only when asked).
+   */
+  isNewPage?: (pageId: string) => Promise<boolean>;
 }
 
 /** A file of the batch, stored; `at` names it in errors. */

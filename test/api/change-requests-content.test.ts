@@ -112,6 +112,50 @@ describe('batch edits', () => {
     expect(pages.body.pages[1]).toMatchObject({ type: 'link', href: 'https://example.com' });
   });
 
+  it("gives a new page's path from its title while the writer has not chosen one; a published page keeps its path", async () => {
+    const ctx = await newSpace();
+    const cr = await newChangeRequest(ctx);
+    const pageOf = async (id: string) =>
+      (await ctx.admin.client.get(`${ctx.base}/change-requests/${cr.id}/content/page/${id}`)).body as {
+        slug: string;
+        path: string;
+      };
+    // As the app makes one: "Untitled", then the writer types its title (and again).
+    const made = await batch(
+      ctx,
+      cr.id,
+      [
+        { operation: 'insert_page', title: 'Untitled', document: { markdown: '' } },
+        { operation: 'insert_page', title: 'Untitled', document: { markdown: '' } },
+        { operation: 'insert_page', title: 'Chosen', slug: 'my-path', document: { markdown: '' } },
+      ],
+      '?compat=false',
+    );
+    expect(made.status).toBe(200);
+    const [first, second, chosen] = made.body.changes.map((c: { page: string | { id: string } }) =>
+      typeof c.page === 'string' ? c.page : c.page.id,
+    );
+    expect((await pageOf(second)).slug).toBe('untitled-2');
+    const titled = await batch(ctx, cr.id, [
+      { operation: 'update_page', page: first, title: 'Getting started' },
+      { operation: 'update_page', page: second, title: 'Getting started!' },
+      { operation: 'update_page', page: chosen, title: 'Renamed' },
+    ]);
+    expect(titled.status, JSON.stringify(titled.body)).toBe(200);
+    expect(await pageOf(first)).toMatchObject({ slug: 'getting-started', path: 'getting-started' });
+    expect((await pageOf(second)).slug).toBe('getting-started-2');
+    expect((await pageOf(chosen)).slug).toBe('my-path');
+    expect((await batch(ctx, cr.id, [{ operation: 'update_page', page: first, title: 'Install' }])).status).toBe(200);
+    expect((await pageOf(first)).slug).toBe('install');
+
+    // Once merged, the page is published: a new title in a new change request keeps its path.
+    expect((await ctx.admin.client.post(`${ctx.base}/change-requests/${cr.id}/merge`, {})).status).toBe(200);
+    const next = await newChangeRequest(ctx);
+    expect((await batch(ctx, next.id, [{ operation: 'update_page', page: first, title: 'Setup' }])).status).toBe(200);
+    const live = await ctx.admin.client.get(`${ctx.base}/change-requests/${next.id}/content/page/${first}`);
+    expect(live.body).toMatchObject({ title: 'Setup', slug: 'install' });
+  });
+
   it('takes at most 50 changes', async () => {
     const ctx = await newSpace();
     const cr = await newChangeRequest(ctx);

@@ -6,7 +6,7 @@
  */
 import { applyBatch, type BatchResult, type Change } from '../../content/batch.js';
 import { runImport } from '../../content/importers/index.js';
-import { type Snapshot, writeRevision } from '../../content/store.js';
+import { flattenPages, loadRevision, type Snapshot, writeRevision } from '../../content/store.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
@@ -96,6 +96,20 @@ function commit(
   });
 }
 
+/**
+ * Whether a page is new in the change request: not in the live content it last started from (its
+ * last update's, else its first). That revision is read once, and only when asked (a title change).
+ */
+function newInChangeRequest(ctx: ServiceContext, space: SpaceRow, changeRequest: ChangeRequestRow) {
+  let live: Promise<Set<string>> | undefined;
+  return async (pageId: string) => {
+    live ??= loadRevision(ctx.db, space, changeRequest.revision_merged_ancestor ?? changeRequest.revision_initial).then(
+      (snapshot) => new Set(flattenPages(snapshot?.pages ?? []).map((entry) => entry.page.id)),
+    );
+    return !(await live).has(pageId);
+  };
+}
+
 export interface ContentEdit {
   space: SpaceRow;
   /** The change request after the edit. */
@@ -124,6 +138,7 @@ export async function editChangeRequestContent(
     allowPrivateFetch: options.allowPrivateFetch,
     maxFileBytes: MAX_FILE_BYTES,
     readUpload: (key, at) => uploadedFile(ctx.db, space.organization_id, key, at),
+    isNewPage: newInChangeRequest(ctx, space, changeRequest),
   });
   const revision = await commit(ctx, changeRequest, base, applied, options.expectedRevision);
   // As stored now: the space's live revision decides whether the change request is outdated.
