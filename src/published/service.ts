@@ -120,6 +120,8 @@ export class PublishedSites {
     options: { isPublic: boolean; version: string; query: URLSearchParams; feedback: boolean; preview?: boolean },
   ): Promise<FastifyReply> {
     const { isPublic, query, feedback } = options;
+    // A change request's preview has no search (it would search the live site): no search box either.
+    const search = !options.preview;
     const segments = address.rest.split('/').filter(Boolean);
     const reader = new SiteReader(this.app.db, view, address.basePath);
 
@@ -127,7 +129,7 @@ export class PublishedSites {
     try {
       decoded = segments.map((s) => decodeURIComponent(s));
     } catch {
-      return this.send(request, reply, await this.missing(reader, null, address, isPublic));
+      return this.send(request, reply, await this.missing(reader, null, address, isPublic, search));
     }
     if (feedback)
       return feedbackRoute(
@@ -171,7 +173,7 @@ export class PublishedSites {
     const place = await reader.resolve(decoded);
     if (place.kind === 'redirect') return reply.code(place.status).redirect(place.location);
     const result = await this.renders.through(key, async () => {
-      if (place.kind === 'missing') return this.missing(reader, place.content, address, isPublic);
+      if (place.kind === 'missing') return this.missing(reader, place.content, address, isPublic, search);
       if (place.markdown) {
         return rendered(
           200,
@@ -179,7 +181,7 @@ export class PublishedSites {
           await pageMarkdown(reader, place.content, place.entry, address.origin),
         );
       }
-      const shell = this.shell(reader, place.content, !isPublic);
+      const shell = this.shell(reader, place.content, !isPublic, search);
       const { renderContentPage } = await renderer();
       const html = await renderContentPage(
         shell,
@@ -193,7 +195,7 @@ export class PublishedSites {
   }
 
   /** The page shell of `content`'s site space (or of the site as a whole). */
-  shell(reader: SiteReader, content: SpaceContent | null, noindex: boolean): Shell {
+  shell(reader: SiteReader, content: SpaceContent | null, noindex: boolean, search = true): Shell {
     const { site, hidden } = reader.model;
     const customization = content ? siteSpaceCustomization(site, content.siteSpace) : siteCustomization(site);
     return {
@@ -206,14 +208,25 @@ export class PublishedSites {
         js: reader.href(`/~assets/site-${JS.hash}.js`),
       },
       noindex,
+      search,
     };
   }
 
-  private async missing(reader: SiteReader, content: SpaceContent | null, address: Address, isPublic: boolean) {
+  private async missing(
+    reader: SiteReader,
+    content: SpaceContent | null,
+    address: Address,
+    isPublic: boolean,
+    search = true,
+  ) {
     const fallback = content ?? (await this.defaultContent(reader));
     void address;
     const { renderMissingPage } = await renderer();
-    return rendered(404, 'text/html; charset=utf-8', await renderMissingPage(this.shell(reader, fallback, !isPublic)));
+    return rendered(
+      404,
+      'text/html; charset=utf-8',
+      await renderMissingPage(this.shell(reader, fallback, !isPublic, search)),
+    );
   }
 
   private async defaultContent(reader: SiteReader): Promise<SpaceContent | null> {

@@ -137,6 +137,13 @@ describe('a change request preview on its published site', () => {
   });
 
   it('offers no search, feedback or machine-readable files, which read the live site', async () => {
+    // No search box either (it would answer 404): on a page and on the preview's 404 page; the live site keeps it.
+    for (const path of ['', '/no-such-page']) {
+      const page = await get(`${w.base}/~changes/${crId}${path}`, adminCookie);
+      expect(page.body).toContain('<header class="site-header"');
+      expect(page.body).not.toContain('role="search"');
+    }
+    expect((await get(w.base)).body).toContain('role="search"');
     for (const rest of ['~search.json?q=Unmerged', '~search?q=Unmerged', 'sitemap.xml', 'llms.txt']) {
       const res = await get(`${w.base}/~changes/${crId}/${rest}`, adminCookie);
       expect(res.status, rest).toBe(404);

@@ -29,6 +29,8 @@ export interface Shell {
   assets: { css: string; js: string };
   /** Ask search engines not to index (every site but a public one). */
   noindex: boolean;
+  /** Show the search box (not in a change request's preview, which answers no search: change-preview.ts). */
+  search?: boolean;
 }
 
 export interface PageParts {
@@ -190,7 +192,7 @@ function header(shell: Shell): Element {
     h('div.header-row', [
       brand,
       ...(links.length > 0 ? [h('nav.header-links', { 'aria-label': 'Links' }, links)] : []),
-      search,
+      ...(shell.search === false ? [] : [search]),
       ...controls,
     ]),
     ...(tabs ? [tabs] : []),
