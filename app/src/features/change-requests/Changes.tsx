@@ -10,10 +10,8 @@ import { DocumentView } from '../document/Document';
 import type { DocumentNode } from '../document/types';
 import { Loading } from '../layout/Loading';
 import { diffBlocks } from './diff';
-import { changesQuery, revisionPageQuery } from './queries';
+import { changesQuery, revisionFilesQuery, revisionPageQuery } from './queries';
 import type { ChangeRequest, SemanticChange } from './types';
-
-const files = new Map();
 
 export function Changes({
   spaceId,
@@ -117,6 +115,16 @@ function PageDiff({
     ...revisionPageQuery(spaceId, changeRequest.revision, pageId),
     enabled: type !== 'page_deleted',
   });
+  // The files of both sides: a removed image names a file of the base, an added one of the change request.
+  const beforeFiles = useQuery({
+    ...revisionFilesQuery(spaceId, changeRequest.revisionInitial),
+    enabled: type !== 'page_created',
+  });
+  const afterFiles = useQuery({
+    ...revisionFilesQuery(spaceId, changeRequest.revision),
+    enabled: type !== 'page_deleted',
+  });
+  const files = new Map([...(beforeFiles.data ?? []), ...(afterFiles.data ?? [])]);
   if (before.error || after.error) {
     return (
       <p role="alert" className="error">

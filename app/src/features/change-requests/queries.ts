@@ -1,6 +1,7 @@
 import { queryOptions, useMutation, useQueryClient } from '@tanstack/react-query';
 import { request, requestAll } from '../../api/client';
 import type { PageDocument } from '../document/types';
+import { filesById } from '../spaces/PageArticle';
 import type { ChangeRequest, RequestedReviewer, Review, SemanticChanges } from './types';
 
 const crPath = (spaceId: string, key: string | number) =>
@@ -36,6 +37,19 @@ export const revisionPageQuery = (spaceId: string, revisionId: string, pageId: s
       request<PageDocument>(
         `/v1/spaces/${encodeURIComponent(spaceId)}/revisions/${encodeURIComponent(revisionId)}/page/${encodeURIComponent(pageId)}`,
         { signal },
+      ),
+    staleTime: Number.POSITIVE_INFINITY, // a revision never changes
+  });
+
+/** A revision's files by id (its pages' images and file blocks), for a diff drawn from two revisions. */
+export const revisionFilesQuery = (spaceId: string, revisionId: string) =>
+  queryOptions({
+    queryKey: ['spaces', spaceId, 'revisions', revisionId, 'files'],
+    queryFn: async ({ signal }) =>
+      filesById(
+        await request<object>(`/v1/spaces/${encodeURIComponent(spaceId)}/revisions/${encodeURIComponent(revisionId)}`, {
+          signal,
+        }),
       ),
     staleTime: Number.POSITIVE_INFINITY, // a revision never changes
   });

@@ -140,7 +140,18 @@ function Figure({ node }: { node: ElementNode }): ReactNode {
   const file = ref?.kind === 'file' && ref.file ? files.get(ref.file) : undefined;
   const src = file?.downloadURL ?? (ref?.kind === 'url' ? refHref(ref, spaceId) : undefined);
   const caption = node.fragments?.find((f) => (f as { fragment?: string }).fragment === 'caption');
-  if (!src) return <Unknown node={node} />;
+  if (!src) {
+    // A file this view does not know (not in the revision drawn): named, never drawn as raw data.
+    const name = file?.name ?? (ref?.kind === 'file' ? ref.file : undefined) ?? 'no file';
+    const alt = String(node.data?.alt ?? '');
+    return (
+      <figure className="image-unavailable" data-type="image">
+        <span className="muted">Image</span> {name}
+        {alt ? ` — ${alt}` : null}
+        {caption ? <figcaption>{textOf(caption.nodes ?? [])}</figcaption> : null}
+      </figure>
+    );
+  }
   return (
     <figure>
       <img src={src} alt={String(node.data?.alt ?? '')} loading="lazy" />
