@@ -38,8 +38,12 @@ export interface Space {
   organization: string;
   parent?: string;
   urls: Urls;
-  /** What the caller may do (the API's flags): `admin` changes who has access; `edit` offers "Edit"; `comment` comments. */
-  permissions: { admin: boolean; edit?: boolean; comment?: boolean };
+  /**
+   * What the caller may do (the API's flags, decided by the server's own rule: src/permissions):
+   * `admin` changes who has access; `edit` offers "Edit" (and a change request's "Update from live"
+   * and reviewers); `comment` comments; `merge` offers a change request's "Merge".
+   */
+  permissions: { admin: boolean; edit?: boolean; comment?: boolean; merge?: boolean };
 }
 
 export interface RevisionPage {

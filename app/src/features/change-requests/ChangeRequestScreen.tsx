@@ -47,24 +47,27 @@ export function ChangeRequestScreen() {
           #{changeRequest.number} · {changeRequest.status} · by {changeRequest.createdBy?.displayName ?? 'someone'}
         </p>
         {changeRequest.description ? <p>{changeRequest.description}</p> : null}
-        {open ? (
+        {open && (space.permissions.merge || space.permissions.edit) ? (
+          // Only what the server would allow (the space's permission flags): a 403 is no answer to a click.
           <div className="actions">
-            {changeRequest.outdated ? (
+            {changeRequest.outdated && space.permissions.edit ? (
               <button type="button" onClick={() => update.mutate(undefined)} disabled={update.isPending}>
                 Update from live
               </button>
             ) : null}
-            <button
-              type="button"
-              onClick={() => merge.mutate(undefined)}
-              disabled={merge.isPending}
-              aria-describedby={rulesId}
-            >
-              Merge
-            </button>
+            {space.permissions.merge ? (
+              <button
+                type="button"
+                onClick={() => merge.mutate(undefined)}
+                disabled={merge.isPending}
+                aria-describedby={rulesId}
+              >
+                Merge
+              </button>
+            ) : null}
           </div>
         ) : null}
-        {open ? <MergeRulesNote id={rulesId} space={space} /> : null}
+        {open && space.permissions.merge ? <MergeRulesNote id={rulesId} space={space} /> : null}
         {update.error ? (
           <p role="alert" className="error">
             {update.error.message}
@@ -97,7 +100,12 @@ export function ChangeRequestScreen() {
           </Suspense>
         </section>
         <Suspense fallback={<Loading label="Loading the requested reviewers" />}>
-          <RequestedReviewers spaceId={spaceId} number={number} organizationId={space.organization} open={open} />
+          <RequestedReviewers
+            spaceId={spaceId}
+            number={number}
+            organizationId={space.organization}
+            open={open && space.permissions.edit === true}
+          />
         </Suspense>
         <Suspense fallback={<Loading label="Loading reviews" />}>
           <ReviewPanel spaceId={spaceId} number={number} open={open} />
