@@ -84,7 +84,8 @@ describe('a write of one part of an organization', () => {
       livePage(two),
       `${two.base}/content/pages`,
     ];
-    const liveOfOne = [one.base, livePage(one), `${one.base}/content/pages`, `/v1/orgs/${org.id}/spaces`];
+    const search = `/v1/orgs/${org.id}/search?query=Live`;
+    const liveOfOne = [one.base, livePage(one), `${one.base}/content/pages`, `/v1/orgs/${org.id}/spaces`, search];
     const draftOfOne = [one.crBase, crPage(one), `${one.base}/change-requests`];
     const all = [...orgBase, ...ofTwo, ...liveOfOne, ...draftOfOne];
     await keep(c, all);
@@ -148,6 +149,9 @@ describe('a write of one part of an organization', () => {
     expect(renamed.res.body.title).toBe('One renamed');
     const spaces = (await get(c, `/v1/orgs/${org.id}/spaces`)).res.body.items as { id: string; title: string }[];
     expect(spaces.find((s) => s.id === one.id)?.title).toBe('One renamed');
+    const found = await get(c, search);
+    expect(found.hit).toBe(false);
+    expect(JSON.stringify(found.res.body)).toContain('One renamed');
 
     // A change of the organization's base (a member's role) drops every answer of the organization.
     await keep(c, all);
