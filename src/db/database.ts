@@ -211,6 +211,26 @@ function namePreparedStatements(client: pg.PoolClient): void {
       name = `bindery_${pgStatementNames.size}`;
       pgStatementNames.set(text, name);
     }
-    return name === undefined ? query(text, values) : query({ name, text, values });
+    return name === undefined ? query(text, values) : queryNamed(query, name, text, values);
   };
+}
+
+/**
+ * `query({ name, text, values })` without its cost: given a config object, pg copies it property by
+ * property (`cloneQueryConfig`, with property descriptors), ~1.3 % of the CPU of an uncached single
+ * read. A Query built from the text (no copy) and named afterwards is sent the same way (a named
+ * Query is always prepared, `requiresPreparation`); given a Query, `client.query` returns it, so the
+ * promise is made here, as pg makes it for a text.
+ */
+function queryNamed(
+  query: (...args: unknown[]) => unknown,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<unknown> {
+  return new Promise((resolve, reject) => {
+    const submitted = new (loadPg().Query)(text, values, (error, result) => (error ? reject(error) : resolve(result)));
+    (submitted as { name?: string }).name = name;
+    query(submitted);
+  });
 }
