@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { prepare } from '../../src/db/prepared.js';
 import { newId } from '../../src/lib/ids.js';
 import { createHarness, type Harness } from '../helpers/app.js';
@@ -162,5 +162,27 @@ describe('precompiled reads and transactions in flight', () => {
       return userById.first(trx, { id });
     });
     expect(seen?.id).toBe(id);
+  });
+});
+
+describe.runIf(inject('databaseUrl') !== null)('named statements on PostgreSQL', () => {
+  it('prepares a query once per connection, answers its rows, and rejects with the database’s error', async () => {
+    const { id: orgId, admin } = await h.org();
+    const byId = prepare((db, p: { id: string }) =>
+      db.selectFrom('users').select(['id', 'email']).where('id', '=', p.id),
+    );
+    await h.db.connection().execute(async (db) => {
+      // Twice on one connection: parsed the first time, then bound and executed by name.
+      for (let i = 0; i < 2; i++) expect((await byId.first(db, { id: admin.user.id }))?.id).toBe(admin.user.id);
+      const { rows } = await sql<{ name: string }>`select name from pg_prepared_statements
+        where statement like ${'select "id", "email" from "users" where "id" = $1%'}`.execute(db);
+      expect(rows).toHaveLength(1);
+      expect(rows[0]?.name).toMatch(/^bindery_\d+$/);
+      // A statement that fails reaches the caller with the database's code (a unique violation here).
+      const again = db
+        .insertInto('members')
+        .values({ organization_id: orgId, user_id: admin.user.id, role: 'read', disabled: 0, sso: 0, joined_at: 'x' });
+      await expect(again.execute()).rejects.toMatchObject({ code: '23505' });
+    });
   });
 });
