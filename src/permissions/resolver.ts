@@ -207,8 +207,9 @@ export async function loadViewer(db: Db, organizationId: string, userId: string)
 
 /**
  * The memberships and grants of a page of users ({@link loadViewers}), precompiled: the ids go as
- * one JSON parameter, so one SQL text serves every page (with `in (…)` lists, building and compiling
- * the query for 100 users cost more CPU than running it, and PostgreSQL planned a 203-parameter text).
+ * one JSON parameter, so one SQL text serves every page. Built with two `in (…)` lists of 100 ids,
+ * building and compiling it cost 5.6 % of an uncached member page's CPU on PostgreSQL, which also
+ * received a text of 203 parameters.
  */
 const principalGrants = prepare((db, p: { organizationId: string; ids: string }) =>
   db
