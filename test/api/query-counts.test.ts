@@ -86,16 +86,26 @@ afterAll(async () => {
   await database?.drop();
 });
 
-/** The statements the second of two reads of `url` runs (the first warms the short-lived caches). */
+/**
+ * The statements a read of `url` runs once the short-lived caches are warm (a first read warms
+ * them). The fewest of three reads: with `isolate: false` other test files run in this process, and
+ * what their own apps hear of other processes' changes empties the caches this process shares
+ * (core/cache.ts), now and then between the warming read and a counted one.
+ */
 async function queriesOf(url: string, as: TestUser = world.admin): Promise<string[]> {
   const first = await as.client.get(url);
   expect(first.status, JSON.stringify(first.body)).toBe(200);
-  let second: Awaited<ReturnType<typeof as.client.get>> | undefined;
-  const sent = await counter.during(async () => {
-    second = await as.client.get(url);
-  });
-  expect(second?.status).toBe(200);
-  expect(second?.body).toEqual(first.body);
+  let sent: string[] | undefined;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    let again: Awaited<ReturnType<typeof as.client.get>> | undefined;
+    const statements = await counter.during(async () => {
+      again = await as.client.get(url);
+    });
+    expect(again?.status).toBe(200);
+    expect(again?.body).toEqual(first.body);
+    if (sent === undefined || statements.length < sent.length) sent = statements;
+  }
+  if (sent === undefined) throw new Error('no read counted');
   // Every one of these reads rows of the database: none counted would mean the counter missed them.
   expect(sent.length).toBeGreaterThan(0);
   if (process.env.SHOW_QUERIES) console.log(`${url}: ${sent.length}\n  ${sent.join('\n  ')}`);
