@@ -22,7 +22,7 @@ import { dialectOf } from '../db/dialect.js';
 import type { SearchPassagesTable, SpaceRow } from '../db/schema.js';
 import { nowIso } from '../lib/time.js';
 import { splitSections } from './passages.js';
-import { cjkPairsOf, isCjk, isCjkPair, MIN_SUBSTRING, queryTerms } from './terms.js';
+import { cjkPairsOf, isCjk, isCjkPair, MIN_SUBSTRING, queryTerms, type TextForms, textForms } from './terms.js';
 
 const INSERT_CHUNK = 200;
 /** Pair rows per insert: two parameters each, well under both databases' parameter limits. */
@@ -41,9 +41,15 @@ export interface Passage {
   anchor: string | null;
   heading: string | null;
   body: string;
+  /** The words and stems of {@link passageText} (null in a row indexed before they were stored). */
+  forms: TextForms | null;
   /** The database's relevance, higher is better (bm25 negated on SQLite, ts_rank on PostgreSQL). */
   rank: number;
 }
+
+/** The text of a passage that search matches terms in: the page title, the heading and the body. */
+export const passageText = (passage: Pick<Passage, 'pageTitle' | 'heading' | 'body'>): string =>
+  `${passage.pageTitle}\n${passage.heading ?? ''}\n${passage.body}`;
 
 /** Runs `work` in a transaction, or in the caller's one. */
 async function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
@@ -118,17 +124,22 @@ async function passageRows(db: Db, space: SpaceRow) {
     expanded.set(hash, { ...document, nodes: await expandIncludes(db, snapshot, document.nodes) });
   }
   return pages.flatMap(({ page, path }) =>
-    splitSections(page.document ? expanded.get(page.document) : undefined, page.description).map((section) => ({
-      space_id: space.id,
-      revision_id: snapshot.id,
-      page_id: page.id,
-      page_title: page.title,
-      page_path: path,
-      section: section.index,
-      anchor: section.anchor,
-      heading: section.heading,
-      body: section.text,
-    })),
+    splitSections(page.document ? expanded.get(page.document) : undefined, page.description).map((section) => {
+      const forms = textForms(passageText({ pageTitle: page.title, heading: section.heading, body: section.text }));
+      return {
+        space_id: space.id,
+        revision_id: snapshot.id,
+        page_id: page.id,
+        page_title: page.title,
+        page_path: path,
+        section: section.index,
+        anchor: section.anchor,
+        heading: section.heading,
+        body: section.text,
+        words: forms.words,
+        stems: forms.stems,
+      };
+    }),
   );
 }
 
@@ -183,7 +194,7 @@ export async function search(db: Db, options: SearchOptions): Promise<Passage[]>
 }
 
 const COLUMNS = sql.raw(
-  'p.id, p.space_id, p.revision_id, p.page_id, p.page_title, p.page_path, p.section, p.anchor, p.heading, p.body',
+  'p.id, p.space_id, p.revision_id, p.page_id, p.page_title, p.page_path, p.section, p.anchor, p.heading, p.body, p.words, p.stems',
 );
 
 /** A passage as the search query returns it (ids and ranks come back as numbers or strings by dialect). */
@@ -309,6 +320,7 @@ function toPassage(r: PassageRow): Passage {
     anchor: r.anchor,
     heading: r.heading,
     body: r.body,
+    forms: r.words === null || r.stems === null ? null : { words: r.words, stems: r.stems },
     rank: Number(r.rank),
   };
 }

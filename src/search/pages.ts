@@ -12,8 +12,17 @@
  */
 import type { Db } from '../db/database.js';
 import type { SpaceRow } from '../db/schema.js';
-import { ensureIndexed, type Passage, search, searchInside } from './index.js';
-import { isCjk, normalize, queryPhrase, searchTerms, textMatcher } from './terms.js';
+import { ensureIndexed, type Passage, passageText, search, searchInside } from './index.js';
+import {
+  formsMatcher,
+  isCjk,
+  normalize,
+  queryPhrase,
+  searchTerms,
+  type TextMatch,
+  textForms,
+  textMatcher,
+} from './terms.js';
 
 const CANDIDATES = 200;
 
@@ -55,12 +64,18 @@ export async function searchSpaces(db: Db, spaces: SpaceRow[], query: string): P
   const best = Math.max(...byWord.map((c) => c.rank), Number.MIN_VALUE);
   const phrase = queryPhrase(query);
   const pages = new Map<string, PageHit>();
+  // A page's passages share its title: each title is read once.
+  const titles = new Map<string, TextMatch>();
   for (const passage of candidates.values()) {
-    const text = `${passage.pageTitle}\n${passage.heading ?? ''}\n${passage.body}`;
-    const inText = textMatcher(text);
+    // The forms stored at index time; computed here only for a row indexed before they were.
+    const inText = formsMatcher(passage.forms ?? textForms(passageText(passage)));
     const matched = terms.filter((t) => inText.has(t)).length;
     if (matched < needed) continue;
-    const inTitle = textMatcher(passage.pageTitle);
+    let inTitle = titles.get(passage.pageTitle);
+    if (!inTitle) {
+      inTitle = textMatcher(passage.pageTitle);
+      titles.set(passage.pageTitle, inTitle);
+    }
     const titleMatches = terms.filter((t) => inTitle.has(t)).length;
     const phraseBonus = !phrase ? 0 : inTitle.holds(phrase) ? 3 : inText.holds(phrase) ? 1.5 : 0;
     const score =

@@ -157,21 +157,71 @@ export interface TextMatch {
 }
 
 /**
+ * A text as matching reads it, computed once when a passage is indexed (stored with it, migration
+ * 0034) instead of on every search that considers it: `words`, its words ({@link words}) in order
+ * joined by single spaces; `stems`, their distinct stems ({@link stem}) joined by single spaces.
+ */
+export interface TextForms {
+  words: string;
+  stems: string;
+}
+
+export function textForms(text: string): TextForms {
+  const textWords = words(text);
+  return { words: textWords.join(' '), stems: [...new Set(textWords.map(stem))].join(' ') };
+}
+
+/** Stems of query terms, asked for once per candidate passage per term: kept (a bounded memo). */
+const termStems = new Map<string, string>();
+function termStem(term: string): string {
+  let s = termStems.get(term);
+  if (s === undefined) {
+    if (termStems.size >= 1000) termStems.clear();
+    s = stem(term);
+    termStems.set(term, s);
+  }
+  return s;
+}
+
+/**
  * Which of `terms` occur in `text`: as a word (by stem, {@link termMatcher}), or inside a word for
  * terms of {@link MIN_SUBSTRING}+ letters and CJK terms (the trigram index finds those).
  */
 export function textMatcher(text: string): TextMatch {
-  const flat = normalize(text);
-  const textWords = flat.match(/[\p{L}\p{N}]+/gu) ?? [];
-  const byWord = wordMatcher(textWords);
-  let joined: string | undefined;
-  return {
-    has: (term) => byWord(term) || (matchesInside(term) && flat.includes(term)),
-    holds: (phrase) => {
-      joined ??= ` ${textWords.join(' ')} `;
-      return joined.includes(phrase.cjk ? phrase.words : ` ${phrase.words} `);
-    },
-  };
+  return formsMatcher(textForms(text));
+}
+
+/**
+ * {@link textMatcher} over a text's {@link TextForms}: string searches, no splitting or stemming
+ * of the text. A stem is one of `stems` when ` stem ` is in them padded with spaces, a prefix of
+ * one when ` stem` is; a term (letters and digits only) is inside the text exactly when it is
+ * inside one of its words, so inside `words`.
+ */
+export function formsMatcher(forms: TextForms): TextMatch {
+  return new FormsMatch(forms);
+}
+
+/** A class, not closures: re-ranking makes one per candidate passage. */
+class FormsMatch implements TextMatch {
+  private stems: string | undefined;
+  private joined: string | undefined;
+
+  constructor(private readonly forms: TextForms) {}
+
+  has(term: string): boolean {
+    this.stems ??= ` ${this.forms.stems} `;
+    const s = termStem(term);
+    return (
+      this.stems.includes(` ${s} `) ||
+      (s.length >= 4 && this.stems.includes(` ${s}`)) ||
+      (matchesInside(term) && this.forms.words.includes(term))
+    );
+  }
+
+  holds(phrase: QueryPhrase): boolean {
+    this.joined ??= ` ${this.forms.words} `;
+    return this.joined.includes(phrase.cjk ? phrase.words : ` ${phrase.words} `);
+  }
 }
 
 export interface QueryPhrase {

@@ -32,6 +32,7 @@ import * as m0030 from './0030_site_links_adaptive.js';
 import * as m0031 from './0031_storage_uploads_translation_runs.js';
 import * as m0032 from './0032_search_cjk_pairs.js';
 import * as m0033 from './0033_autosave_content_lists.js';
+import * as m0034 from './0034_search_words.js';
 
 export const migrations: Record<string, Migration> = {
   '0001_foundation': m0001,
@@ -66,4 +67,5 @@ export const migrations: Record<string, Migration> = {
   '0031_storage_uploads_translation_runs': m0031,
   '0032_search_cjk_pairs': m0032,
   '0033_autosave_content_lists': m0033,
+  '0034_search_words': m0034,
 };

@@ -22,6 +22,13 @@ export interface SearchPassagesTable {
   heading: string | null;
   /** Plain text of the section (and, for section 0, the page description). */
   body: string;
+  /**
+   * The words of the title, heading and body, normalized, in order, joined by spaces; and their
+   * distinct stems (src/search/terms.ts `textForms`, migration 0034): what re-ranking matches terms
+   * in, computed once here rather than on every search. Null in rows written before 0034.
+   */
+  words: string | null;
+  stems: string | null;
 }
 
 /** Which revision of each space `search_passages` was built from. */

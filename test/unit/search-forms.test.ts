@@ -1,0 +1,97 @@
+/**
+ * Re-ranking matches terms against the forms of a passage stored at index time (src/search/terms.ts
+ * `textForms`, `formsMatcher`) instead of folding, splitting and stemming its text on every search.
+ * Checked against the matching it replaces (below, as it was), over generated texts mixing scripts,
+ * marks, inflections and words inside words.
+ */
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import {
+  formsMatcher,
+  matchesInside,
+  queryPhrase,
+  searchTerms,
+  stem,
+  textForms,
+  words,
+} from '../../src/search/terms.js';
+
+/** The matcher before forms were stored: a set of the text's stems, its folded text, its words joined. */
+function reference(text: string) {
+  const flat = text
+    .normalize('NFKD')
+    .replace(/\p{M}+/gu, '')
+    .normalize('NFC')
+    .toLowerCase();
+  const textWords = flat.match(/[\p{L}\p{N}]+/gu) ?? [];
+  const stems = new Set(textWords.map(stem));
+  const joined = ` ${textWords.join(' ')} `;
+  return {
+    has: (term: string) => {
+      const s = stem(term);
+      return (
+        stems.has(s) ||
+        (s.length >= 4 && [...stems].some((w) => w.startsWith(s))) ||
+        (matchesInside(term) && flat.includes(term))
+      );
+    },
+    holds: (phrase: { words: string; cjk: boolean }) =>
+      joined.includes(phrase.cjk ? phrase.words : ` ${phrase.words} `),
+  };
+}
+
+const PIECES = [
+  'install',
+  'installing',
+  'installation',
+  'relational',
+  'relate',
+  'queries',
+  'query',
+  'Café',
+  'cafe',
+  'É',
+  'ß',
+  'İ',
+  'ﬁle',
+  'file',
+  'api',
+  '2',
+  '42',
+  '安装',
+  '服务器',
+  'サーバー',
+  '서버',
+  '𠀋',
+  ' ',
+  ' ',
+  '\n',
+  '-',
+  '.',
+  "'",
+];
+const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 30 }).map((pieces) => pieces.join(''));
+
+describe('stored forms of a passage', () => {
+  it('match the same terms and phrases as the text they were taken from', () => {
+    fc.assert(
+      fc.property(text, text, (passage, query) => {
+        const stored = formsMatcher(textForms(passage));
+        const before = reference(passage);
+        for (const term of [...searchTerms(query), ...words(query)]) {
+          expect(stored.has(term), `${term} in ${passage}`).toBe(before.has(term));
+        }
+        const phrase = queryPhrase(query);
+        if (phrase) expect(stored.holds(phrase), `"${phrase.words}" in ${passage}`).toBe(before.holds(phrase));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
+  it('keep words in order and stems once', () => {
+    expect(textForms('Installing the CLI\nInstall it, installed.')).toEqual({
+      words: 'installing the cli install it installed',
+      stems: 'install the cli it',
+    });
+  });
+});
