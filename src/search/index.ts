@@ -13,7 +13,7 @@
  *   space's current live revision of a space that is not deleted. Which spaces a caller may read is decided
  *   by the caller (the permission resolver), never here.
  */
-import { type Selectable, sql } from 'kysely';
+import { type RawBuilder, type Selectable, sql } from 'kysely';
 import type { JsonDocument } from '../content/document.js';
 import { expandIncludes } from '../content/includes.js';
 import { flattenPages, getDocuments, loadRevision } from '../content/store.js';
@@ -197,6 +197,15 @@ const COLUMNS = sql.raw(
   'p.id, p.space_id, p.revision_id, p.page_id, p.page_title, p.page_path, p.section, p.anchor, p.heading, p.body, p.words, p.stems',
 );
 
+/**
+ * The passages ranked by `ranked` (a query of their ids and ranks, best first, limited), with their
+ * columns. The ranking sorts every match, and sorting whole rows copied each one's text (body and
+ * words) into the sort; only the ids and ranks are sorted, and the text read for the rows kept.
+ */
+const withColumns = (ranked: RawBuilder<unknown>) => sql<PassageRow>`
+  select ${COLUMNS}, r.rank from (${ranked}) r join search_passages p on p.id = r.id
+  order by r.rank desc, p.id`;
+
 /** A passage as the search query returns it (ids and ranks come back as numbers or strings by dialect). */
 type PassageRow = Omit<Selectable<SearchPassagesTable>, 'id'> & { id: number | string; rank: number | string };
 
@@ -207,22 +216,22 @@ async function searchChunk(db: Db, spaceIds: string[], terms: string[], limit: n
   if (dialectOf(db) === 'postgres') {
     // Terms are letters and digits only (queryTerms), so they are safe tsquery lexemes.
     const query = terms.join(' | ');
-    const result = await sql<PassageRow>`
-      select ${COLUMNS}, ts_rank(p.tsv, q.query) as rank
+    const result = await withColumns(sql`
+      select p.id, ts_rank(p.tsv, q.query) as rank
       from search_passages p ${live}, to_tsquery('english', ${query}) as q(query)
       where p.tsv @@ q.query and p.space_id in (${ids})
       order by rank desc, p.id
-      limit ${limit}`.execute(db);
+      limit ${limit}`).execute(db);
     rows = result.rows;
   } else {
     // Each term quoted: FTS5 query syntax cannot leak in. Weights: title 8, heading 4, body 1.
     const match = terms.map((t) => `"${t}"`).join(' OR ');
-    const result = await sql<PassageRow>`
-      select ${COLUMNS}, -bm25(search_fts, 8.0, 4.0, 1.0) as rank
+    const result = await withColumns(sql`
+      select p.id, -bm25(search_fts, 8.0, 4.0, 1.0) as rank
       from search_fts join search_passages p on p.id = search_fts.rowid ${live}
       where search_fts match ${match} and p.space_id in (${ids})
       order by rank desc, p.id
-      limit ${limit}`.execute(db);
+      limit ${limit}`).execute(db);
     rows = result.rows;
   }
   return rows.map(toPassage);
@@ -284,22 +293,22 @@ async function insideChunk(db: Db, spaceIds: string[], terms: string[], limit: n
             ...others.filter((t) => t.length < MIN_SUBSTRING).map(holdsText),
           ]),
     ];
-    const result = await sql<PassageRow>`
-      select ${COLUMNS}, ${count} as rank
+    const result = await withColumns(sql`
+      select p.id, ${count} as rank
       from search_passages p ${live}
       where p.space_id in (${ids}) and (${sql.join(found, sql` or `)})
       order by rank desc, p.id
-      limit ${limit}`.execute(db);
+      limit ${limit}`).execute(db);
     rows = result.rows;
   } else {
     // FTS5 trigram alone: ranked by bm25, as counting each term's LIKE on every match would cost
     // more than it sorts.
-    const result = await sql<PassageRow>`
-      select ${COLUMNS}, -bm25(search_trigram, 8.0, 4.0, 1.0) as rank
+    const result = await withColumns(sql`
+      select p.id, -bm25(search_trigram, 8.0, 4.0, 1.0) as rank
       from search_trigram join search_passages p on p.id = search_trigram.rowid ${live}
       where search_trigram match ${trigramMatch(long)} and p.space_id in (${ids})
       order by rank desc, p.id
-      limit ${limit}`.execute(db);
+      limit ${limit}`).execute(db);
     rows = result.rows;
   }
   return rows.map(toPassage);
