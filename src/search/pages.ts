@@ -108,22 +108,47 @@ export async function searchSpaces(db: Db, spaces: SpaceRow[], query: string): P
   return out.sort((a, b) => b.score - a.score || a.title.localeCompare(b.title));
 }
 
-/** Where the terms (and phrase) of `query` occur in `text`: [start, end) ranges, sorted, merged where they touch. */
-export function matchRanges(text: string, query: string): Array<[number, number]> {
+/** The strings marked for `query`: its terms, and the query itself when it is a phrase. */
+function needlesOf(query: string): string[] {
+  // Every section shown asks for the same query's needles (twice each): the last query's are kept.
+  if (lastNeedles?.query !== query) {
+    const needles = [...new Set([...searchTerms(query), ...(queryPhrase(query) ? [normalize(query.trim())] : [])])];
+    lastNeedles = { query, needles };
+  }
+  return lastNeedles.needles;
+}
+let lastNeedles: { query: string; needles: string[] } | undefined;
+
+const LETTER_OR_DIGIT = /[\p{L}\p{N}]/u;
+
+/** Each place `needle` occurs in `folded`, as a whole word when it is short and not CJK. */
+function* occurrences(folded: string, needle: string): Generator<number> {
+  const wholeWord = !isCjk(needle) && needle.length < 3;
+  for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + 1)) {
+    if (
+      wholeWord &&
+      (LETTER_OR_DIGIT.test(folded[at - 1] ?? '') || LETTER_OR_DIGIT.test(folded[at + needle.length] ?? ''))
+    )
+      continue;
+    yield at;
+  }
+}
+
+/** `text` folded as terms are, or null when folding does not keep one character per character. */
+function foldedOf(text: string): string | null {
   // Folding keeps one character per character for almost every text (one pass over the whole text,
   // not one per character: this runs for every section shown); when it does not, nothing is marked.
   const folded = normalize(text);
-  if (folded.length !== text.length) return [];
-  const needles = [...new Set([...searchTerms(query), ...(queryPhrase(query) ? [normalize(query.trim())] : [])])];
+  return folded.length === text.length ? folded : null;
+}
+
+/** Where the terms (and phrase) of `query` occur in `text`: [start, end) ranges, sorted, merged where they touch. */
+export function matchRanges(text: string, query: string): Array<[number, number]> {
+  const folded = foldedOf(text);
+  if (folded === null) return [];
   const ranges: Array<[number, number]> = [];
-  for (const needle of needles) {
-    const wholeWord = !isCjk(needle) && needle.length < 3;
-    for (let at = folded.indexOf(needle); at >= 0; at = folded.indexOf(needle, at + 1)) {
-      const end = at + needle.length;
-      if (wholeWord && (/[\p{L}\p{N}]/u.test(folded[at - 1] ?? '') || /[\p{L}\p{N}]/u.test(folded[end] ?? '')))
-        continue;
-      ranges.push([at, end]);
-    }
+  for (const needle of needlesOf(query)) {
+    for (const at of occurrences(folded, needle)) ranges.push([at, at + needle.length]);
   }
   // Overlapping matches (CJK pairs "安装" "装服"; a word inside the phrase) become one mark.
   const sorted = ranges.sort((a, b) => a[0] - b[0]);
@@ -136,11 +161,25 @@ export function matchRanges(text: string, query: string): Array<[number, number]
   return merged;
 }
 
+/** Where the first match of `query` in `text` starts ({@link matchRanges}' first range), without finding the others. */
+function firstMatch(text: string, query: string): number | undefined {
+  const folded = foldedOf(text);
+  if (folded === null) return undefined;
+  let first: number | undefined;
+  for (const needle of needlesOf(query)) {
+    for (const at of occurrences(folded, needle)) {
+      if (first === undefined || at < first) first = at;
+      break;
+    }
+  }
+  return first;
+}
+
 /** About `length` characters of `text` around the first word of `query` it holds. */
 export function snippet(text: string, query: string, length = 180): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= length) return flat;
-  const at = matchRanges(flat, query)[0]?.[0];
+  const at = firstMatch(flat, query);
   const start = at === undefined ? 0 : Math.max(0, at - Math.floor(length / 3));
   const cut = flat.slice(start, start + length);
   return `${start > 0 ? '…' : ''}${cut.trim()}${start + length < flat.length ? '…' : ''}`;

@@ -2,13 +2,16 @@
  * Re-ranking matches terms against the forms of a passage stored at index time (src/search/terms.ts
  * `textForms`, `formsMatcher`) instead of folding, splitting and stemming its text on every search.
  * Checked against the matching it replaces (below, as it was), over generated texts mixing scripts,
- * marks, inflections and words inside words.
+ * marks, inflections and words inside words; and the shortcuts of folding and of snippets against
+ * the general path.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { matchRanges, snippet } from '../../src/search/pages.js';
 import {
   formsMatcher,
   matchesInside,
+  normalize,
   queryPhrase,
   searchTerms,
   stem,
@@ -93,5 +96,35 @@ describe('stored forms of a passage', () => {
       words: 'installing the cli install it installed',
       stems: 'install the cli it',
     });
+  });
+});
+
+describe('folding and snippets', () => {
+  it('fold ASCII by lower-casing as the Unicode path does', () => {
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary-ascii', maxLength: 40 }), (s) => {
+        expect(normalize(s)).toBe(
+          s
+            .normalize('NFKD')
+            .replace(/\p{M}+/gu, '')
+            .normalize('NFC')
+            .toLowerCase(),
+        );
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('cut a long text around the first match, as the match ranges place it', () => {
+    fc.assert(
+      fc.property(text, text, text, (before, middle, query) => {
+        const long = `${before} ${'filler words '.repeat(20)} ${middle}`;
+        const flat = long.replace(/\s+/g, ' ').trim();
+        const at = matchRanges(flat, query)[0]?.[0];
+        const start = at === undefined ? 0 : Math.max(0, at - 60);
+        expect(snippet(long, query).replace(/^…|…$/g, '')).toBe(flat.slice(start, start + 180).trim());
+      }),
+      { numRuns: 300 },
+    );
   });
 });
