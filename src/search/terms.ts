@@ -20,14 +20,13 @@ const STOP_WORDS = new Set(
   ).split(' '),
 );
 
-/** Printable ASCII and the usual spacing (other control characters take the general path). */
-const ASCII = /^[\t\n\r -~]*$/;
-
 /** Lower case, diacritics removed (as SQLite's `remove_diacritics` and close to PostgreSQL's parser). */
 export function normalize(text: string): string {
   // ASCII has nothing to decompose or strip: lower-casing alone gives the same string, without the
   // two passes of Unicode normalization over the whole text (search folds every passage it shows).
-  if (ASCII.test(text)) return text.toLowerCase();
+  // A text is ASCII exactly when its UTF-8 length is its length (any other UTF-16 unit takes 2 or 3
+  // bytes); Node counts it without copying, several times faster than a regular expression.
+  if (Buffer.byteLength(text, 'utf8') === text.length) return text.toLowerCase();
   return text
     .normalize('NFKD')
     .replace(/\p{M}+/gu, '')
