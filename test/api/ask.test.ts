@@ -307,11 +307,13 @@ describe('AI answers with a model (OpenAI-compatible, on loopback)', () => {
       `${w.ask}/stream?details=true&query=${encodeURIComponent('How do I install the CLI?')}`,
     );
     const answers = parseSse(stream.body).filter((e) => e.event === 'message');
-    expect(answers.map((e) => e.data.answer.answer.markdown)).toEqual([
-      'Install it ',
-      'Install it with `npm install -g bindery-cli`',
-      'Install it with `npm install -g bindery-cli`.',
-    ]);
+    const texts = answers.map((e) => e.data.answer.answer.markdown as string);
+    // The answer grows as the model's chunks arrive (chunks that reach the server together, as on a
+    // loaded machine, come out as one message), and ends as the whole answer.
+    expect(texts.length).toBeGreaterThanOrEqual(2);
+    expect(texts[0]?.startsWith('Install it ')).toBe(true);
+    for (let i = 1; i < texts.length; i++) expect(texts[i]?.startsWith(texts[i - 1] as string)).toBe(true);
+    expect(texts.at(-1)).toBe('Install it with `npm install -g bindery-cli`.');
     expect(answers.at(-1)?.data.answer).toEqual(res.body.answer);
   });
 
