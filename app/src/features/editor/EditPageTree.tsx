@@ -4,10 +4,11 @@
  * delete; pages can also be dragged before another. Every change is a batch operation through the
  * session's queue. A deletion waits a few seconds behind an "Undo" before it is sent.
  */
-import { Link, useNavigate } from '@tanstack/react-router';
+import { useNavigate } from '@tanstack/react-router';
 import { DropdownMenu } from 'radix-ui';
-import { useEffect, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useRef, useState } from 'react';
 import type { RevisionPage } from '../../api/types';
+import { basePath } from '../../base';
 import { firstDocument } from '../spaces/pages';
 import { type Field, FieldsDialog } from './FieldsDialog';
 import type { Change } from './save-queue';
@@ -261,6 +262,34 @@ function RowMenu({ page, onAct }: { page: TreePage; onAct: (page: TreePage, acti
   );
 }
 
+/**
+ * A page's link in the tree: a plain anchor whose click navigates in the app. The router's `<Link>`
+ * builds and matches its location and subscribes to the router's state for each row: a few hundred
+ * of them were a good part of the editor's first render (the link opens the editor's own route,
+ * whose chunk is loaded: nothing to preload).
+ */
+function PageLink({ page, current, children }: { page: TreePage; current: boolean; children: ReactNode }) {
+  const { spaceId, number } = useEditSession();
+  const navigate = useNavigate();
+  const params = { spaceId, number, pageId: page.id };
+  const path = `/s/${encodeURIComponent(spaceId)}/~/changes/${encodeURIComponent(number)}/edit/${encodeURIComponent(page.id)}`;
+  return (
+    <a
+      href={`${basePath}${path}`}
+      aria-current={current ? 'page' : undefined}
+      onClick={(event) => {
+        // A new tab or window (a modifier, another button): the browser's own.
+        const modified = event.metaKey || event.ctrlKey || event.shiftKey || event.altKey;
+        if (event.defaultPrevented || event.button !== 0 || modified) return;
+        event.preventDefault();
+        void navigate({ to: '/s/$spaceId/~/changes/$number/edit/$pageId', params });
+      }}
+    >
+      {children}
+    </a>
+  );
+}
+
 function TreeList({
   pages,
   currentPageId,
@@ -274,7 +303,6 @@ function TreeList({
   onDragStart: (id: string) => void;
   onDrop: (targetId: string) => void;
 }) {
-  const session = useEditSession();
   if (pages.length === 0) return null;
   return (
     <ul className="tree">
@@ -296,14 +324,10 @@ function TreeList({
         >
           <span className="tree-row">
             {page.type === 'document' ? (
-              <Link
-                to="/s/$spaceId/~/changes/$number/edit/$pageId"
-                params={{ spaceId: session.spaceId, number: session.number, pageId: page.id }}
-                aria-current={page.id === currentPageId ? 'page' : undefined}
-              >
+              <PageLink page={page} current={page.id === currentPageId}>
                 {page.emoji ? <span aria-hidden="true">{page.emoji} </span> : null}
                 {page.title}
-              </Link>
+              </PageLink>
             ) : (
               <span className={page.type === 'group' ? 'group-title' : undefined}>{page.title}</span>
             )}
