@@ -99,12 +99,17 @@ export function CommentLayer({
       cancelAnimationFrame(frame);
       frame = requestAnimationFrame(measure);
     };
-    editor.on('update', later);
+    // Every change of the document, also the blocks appended as the page opens (fill.ts: not an
+    // `update`, which would mark the page unsaved).
+    const changed = ({ transaction }: { transaction: { docChanged: boolean } }) => {
+      if (transaction.docChanged) later();
+    };
+    editor.on('transaction', changed);
     editor.on('create', later);
     window.addEventListener('resize', later);
     return () => {
       cancelAnimationFrame(frame);
-      editor.off('update', later);
+      editor.off('transaction', changed);
       editor.off('create', later);
       window.removeEventListener('resize', later);
     };

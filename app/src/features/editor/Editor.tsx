@@ -6,13 +6,21 @@
  * by Alt-Shift-ArrowUp/Down from the keyboard (move.ts).
  */
 import type { JSONContent, Editor as TiptapEditor } from '@tiptap/core';
-import { DragHandle } from '@tiptap/extension-drag-handle-react';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { useEffect, useMemo, useRef } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { actionExtensions, type EditorActions } from './actions';
+import { fillRest, firstScreen } from './fill';
 import { extensions } from './model';
 import { SlashMenu } from './SlashMenu';
 import { SlashStore, slashCommand } from './slash';
+
+/**
+ * The drag handle, loaded once the page is shown: a mouse affordance, and most of the editor's script
+ * (it brings Yjs, for collaborative editing, and runs its set-up as it loads).
+ */
+const DragHandle = lazy(() =>
+  import('@tiptap/extension-drag-handle-react').then((module) => ({ default: module.DragHandle })),
+);
 
 export function Editor({
   initial,
@@ -31,9 +39,11 @@ export function Editor({
   const latest = useRef(actions);
   latest.current = actions;
   const added = useMemo(() => actionExtensions(latest), []);
+  // A screenful first, the rest appended once the editor is mounted (fill.ts says why).
+  const [parts] = useState(() => firstScreen(initial));
   const editor = useEditor({
     extensions: [...extensions, slash, ...added],
-    content: initial,
+    content: parts.first,
     // Made in the effect after the first commit, not while rendering: made while rendering, TipTap
     // destroys it unless that render is committed within a millisecond (its timer), and React renders
     // in slices: a long page's editor was often built twice on a busy machine.
@@ -53,19 +63,25 @@ export function Editor({
     onUpdate: () => onChange(),
   });
   // The editor useEditor hands out (under StrictMode a first one is made and destroyed: not onCreate's).
+  // Whether the whole page is in (the drag handle waits for it).
+  const [filled, setFilled] = useState(false);
   useEffect(() => {
-    if (editor) onReady(editor);
-  }, [editor, onReady]);
+    if (!editor) return;
+    onReady(editor);
+    return fillRest(editor, parts.rest, () => setFilled(true));
+  }, [editor, onReady, parts]);
   return (
     <div className="editor">
-      {editor ? (
+      {editor && filled ? (
         // Positioned by floating-ui through the CSSOM (element.style), which the CSP allows; a
         // mouse affordance only: from the keyboard, Alt-Shift-ArrowUp/Down moves the block.
-        <DragHandle editor={editor} className="drag-handle">
-          <span aria-hidden="true" title="Drag to move this block (keyboard: Alt+Shift+↑/↓)">
-            ⠿
-          </span>
-        </DragHandle>
+        <Suspense fallback={null}>
+          <DragHandle editor={editor} className="drag-handle">
+            <span aria-hidden="true" title="Drag to move this block (keyboard: Alt+Shift+↑/↓)">
+              ⠿
+            </span>
+          </DragHandle>
+        </Suspense>
       ) : null}
       <EditorContent editor={editor} />
       <SlashMenu store={store} />

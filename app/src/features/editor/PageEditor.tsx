@@ -13,6 +13,7 @@ import { AltTextDialog } from './AltTextDialog';
 import type { EditorActions } from './actions';
 import { CommentLayer } from './CommentLayer';
 import { Editor } from './Editor';
+import { dropFill, wholeDoc } from './fill';
 import { LinkDialog } from './LinkDialog';
 import { FileUrls, imageAlt, imagesBlock, setImageAlt, uploadImage } from './media';
 import { docToDocument, documentToEditor } from './model';
@@ -79,7 +80,7 @@ export function PageEditor({ pageId }: { pageId: string }) {
           operation: 'update_page',
           page: pageId,
           ...(name ? { title: name } : {}),
-          document: { document: docToDocument(body.state.doc) },
+          document: { document: docToDocument(wholeDoc(body)) },
         },
       ]);
       edits.current.saved = Math.max(edits.current.saved, version);
@@ -117,6 +118,7 @@ export function PageEditor({ pageId }: { pageId: string }) {
       saveNow: () => void save(),
       title: () => titleRef.current,
       reload: (theirs) => {
+        if (editor.current) dropFill(editor.current);
         editor.current?.commands.setContent(documentToEditor(theirs?.document), { emitUpdate: false });
         const theirTitle = theirs?.title ?? titleRef.current;
         titleRef.current = theirTitle;

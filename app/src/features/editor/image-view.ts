@@ -3,11 +3,12 @@
  * change request once per file, or its http(s) URL) with its alt text, and a button to change that
  * text. Only the view: the node, its data and its HTML stay the model's (copy and paste unchanged).
  * An `images` block whose last image was just deleted (or typed over) goes too; one read empty from
- * the document stays as it was.
+ * the document (also when appended after the first screenful, fill.ts) stays as it was.
  */
 import { Extension } from '@tiptap/core';
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
 import { type EditorState, Plugin, PluginKey, type Transaction } from '@tiptap/pm/state';
+import { FILL_META } from './fill';
 
 export interface ImageViewOptions {
   /** The download URL of a file of the change request. */
@@ -39,6 +40,8 @@ export function dropEmptiedImages(
   after: EditorState,
 ): Transaction | null {
   if (!transactions.some((tr) => tr.docChanged)) return null;
+  // The rest of the page being appended as it opens (fill.ts): its empty blocks were read so.
+  if (transactions.some((tr) => tr.getMeta(FILL_META))) return null;
   const now = emptyImages(after.doc);
   if (!now.length) return null;
   const kept = new Set(

@@ -1,0 +1,120 @@
+/**
+ * A long page opens with its first screenful of blocks; the rest is appended after the editor is
+ * mounted. TipTap builds ProseMirror's DOM of the whole document three times while it starts (the
+ * view's constructor, then the plugins' node views, then the React content's `createNodeViews`: each
+ * new set of node views redraws every block), a 5,000-word page's ~200 ms of work, of which only the
+ * last build counts. The start now builds a screenful, and the rest is built once.
+ *
+ * The rest goes in transactions of their own: kept out of the undo history, and not an edit (no
+ * `update` event, so not unsaved; TipTap's `preventUpdate`). A save reads {@link wholeDoc}, which
+ * appends what is left first: a half-built document is never saved. The person may type meanwhile:
+ * the blocks are appended at the document's end, as mapping that position through their edits would.
+ */
+import type { Editor, JSONContent } from '@tiptap/core';
+import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
+import type { EditorState, Transaction } from '@tiptap/pm/state';
+
+/** About a tall screen of text: the blocks built with the editor. */
+const FIRST_CHARS = 4000;
+const FIRST_BLOCKS = 60;
+
+/** Set on the transactions that append the rest (not the person's edits). */
+export const FILL_META = 'binderyFill';
+
+/** The text length of `node`, stopping once it passes `limit`. */
+function textLength(node: JSONContent, limit: number): number {
+  let length = node.text?.length ?? 0;
+  for (const child of node.content ?? []) {
+    if (length > limit) break;
+    length += textLength(child, limit - length) + 1;
+  }
+  return length;
+}
+
+/** The document with its first screenful of blocks, and the blocks after them. */
+export function firstScreen(
+  doc: JSONContent,
+  limits = { blocks: FIRST_BLOCKS, chars: FIRST_CHARS },
+): { first: JSONContent; rest: JSONContent[] } {
+  const blocks = doc.content ?? [];
+  let count = 0;
+  let chars = 0;
+  // At least one block: a document has one.
+  while (count < blocks.length && (count === 0 || (count < limits.blocks && chars < limits.chars))) {
+    chars += textLength(blocks[count] as JSONContent, limits.chars);
+    count += 1;
+  }
+  if (count >= blocks.length) return { first: doc, rest: [] };
+  return { first: { ...doc, content: blocks.slice(0, count) }, rest: blocks.slice(count) };
+}
+
+/** The transaction that appends `blocks` (the editor's JSON) at the end of the document. */
+export function appendBlocks(state: EditorState, blocks: JSONContent[]): Transaction {
+  const nodes = blocks.map((json) => state.schema.nodeFromJSON(json));
+  return state.tr
+    .insert(state.doc.content.size, nodes)
+    .setMeta('addToHistory', false)
+    .setMeta('preventUpdate', true)
+    .setMeta(FILL_META, true);
+}
+
+interface Fill {
+  rest: JSONContent[];
+  next: number;
+  task: ReturnType<typeof setTimeout> | undefined;
+  /** Called once, when the whole document is in. */
+  done: () => void;
+}
+
+const fills = new WeakMap<Editor, Fill>();
+
+/** Appends the blocks from `fill.next` on, all of them. */
+function appendRest(editor: Editor, fill: Fill) {
+  clearTimeout(fill.task);
+  fill.task = undefined;
+  if (fill.next >= fill.rest.length || editor.isDestroyed) return;
+  const blocks = fill.rest.slice(fill.next);
+  fill.next = fill.rest.length;
+  editor.view.dispatch(appendBlocks(editor.state, blocks));
+  fill.done();
+}
+
+/**
+ * Appends `rest` to the editor's document in a task after this one (once per editor: calling it
+ * again, as StrictMode's second effect does, resumes what is left), then calls `done` (at once when
+ * there is nothing to append). Returns a cancel of that task.
+ */
+export function fillRest(editor: Editor, rest: JSONContent[], done: () => void): () => void {
+  if (!rest.length) {
+    done();
+    return () => undefined;
+  }
+  let fill = fills.get(editor);
+  if (!fill) {
+    fill = { rest, next: 0, task: undefined, done };
+    fills.set(editor, fill);
+  }
+  const current = fill;
+  if (current.next < current.rest.length && current.task === undefined)
+    current.task = setTimeout(() => appendRest(editor, current), 0);
+  return () => {
+    clearTimeout(current.task);
+    current.task = undefined;
+  };
+}
+
+/** The editor's whole document: what was not appended yet is first (a save must not miss it). */
+export function wholeDoc(editor: Editor): ProseMirrorNode {
+  const fill = fills.get(editor);
+  if (fill) appendRest(editor, fill);
+  return editor.state.doc;
+}
+
+/** Drops what was not appended yet: the document is being replaced. */
+export function dropFill(editor: Editor) {
+  const fill = fills.get(editor);
+  if (!fill) return;
+  clearTimeout(fill.task);
+  fill.task = undefined;
+  fill.next = fill.rest.length;
+}
