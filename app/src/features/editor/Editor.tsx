@@ -9,7 +9,7 @@ import type { JSONContent, Editor as TiptapEditor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { actionExtensions, type EditorActions } from './actions';
-import { fillRest, firstScreen } from './fill';
+import { fillRest, firstScreen, onFilled } from './fill';
 import { extensions } from './model';
 import { SlashMenu } from './SlashMenu';
 import { SlashStore, slashCommand } from './slash';
@@ -21,6 +21,24 @@ import { SlashStore, slashCommand } from './slash';
 const DragHandle = lazy(() =>
   import('@tiptap/extension-drag-handle-react').then((module) => ({ default: module.DragHandle })),
 );
+
+/** The drag handle once the whole page is in (its own state: the editor is not rendered again). */
+function LaterDragHandle({ editor }: { editor: TiptapEditor }) {
+  const [shown, setShown] = useState(false);
+  useEffect(() => onFilled(editor, () => setShown(true)), [editor]);
+  if (!shown) return null;
+  return (
+    // Positioned by floating-ui through the CSSOM (element.style), which the CSP allows; a mouse
+    // affordance only: from the keyboard, Alt-Shift-ArrowUp/Down moves the block.
+    <Suspense fallback={null}>
+      <DragHandle editor={editor} className="drag-handle">
+        <span aria-hidden="true" title="Drag to move this block (keyboard: Alt+Shift+↑/↓)">
+          ⠿
+        </span>
+      </DragHandle>
+    </Suspense>
+  );
+}
 
 export function Editor({
   initial,
@@ -63,26 +81,14 @@ export function Editor({
     onUpdate: () => onChange(),
   });
   // The editor useEditor hands out (under StrictMode a first one is made and destroyed: not onCreate's).
-  // Whether the whole page is in (the drag handle waits for it).
-  const [filled, setFilled] = useState(false);
   useEffect(() => {
     if (!editor) return;
     onReady(editor);
-    return fillRest(editor, parts.rest, () => setFilled(true));
+    return fillRest(editor, parts.rest);
   }, [editor, onReady, parts]);
   return (
     <div className="editor">
-      {editor && filled ? (
-        // Positioned by floating-ui through the CSSOM (element.style), which the CSP allows; a
-        // mouse affordance only: from the keyboard, Alt-Shift-ArrowUp/Down moves the block.
-        <Suspense fallback={null}>
-          <DragHandle editor={editor} className="drag-handle">
-            <span aria-hidden="true" title="Drag to move this block (keyboard: Alt+Shift+↑/↓)">
-              ⠿
-            </span>
-          </DragHandle>
-        </Suspense>
-      ) : null}
+      {editor ? <LaterDragHandle editor={editor} /> : null}
       <EditorContent editor={editor} />
       <SlashMenu store={store} />
     </div>

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { documentArbitrary } from '../../../../test/helpers/document-arbitraries.js';
 import type { JSONDocument } from '../document/types';
 import { actionExtensions, type EditorActions } from './actions';
-import { appendBlocks, firstScreen } from './fill';
+import { appendBlocks, dropFill, fillRest, firstScreen, onFilled } from './fill';
 import { docToDocument, documentToEditor, extensions } from './model';
 
 // TipTap's keymaps ask the platform (Node 20 has no navigator).
@@ -96,5 +96,25 @@ describe('firstScreen and appendBlocks (a long page opens with a screenful, the 
       nodes: [paragraph('a')],
     } as unknown as JSONDocument);
     expect(firstScreen(short)).toEqual({ first: short, rest: [] });
+  });
+
+  it('tells who waits for the whole page once it is in (at once when nothing was left out)', () => {
+    const extensionsOf = [...extensions, ...actionExtensions({ current: {} as EditorActions })];
+    const whole = new Editor({ extensions: extensionsOf, content: documentToEditor(null) });
+    let told = 0;
+    onFilled(whole, () => told++);
+    expect(told).toBe(0);
+    fillRest(whole, []);
+    expect(told).toBe(1);
+    onFilled(whole, () => told++);
+    expect(told).toBe(2);
+    // A page whose rest is dropped (replaced by another version) is as filled.
+    const replaced = new Editor({ extensions: extensionsOf, content: documentToEditor(null) });
+    onFilled(replaced, () => told++);
+    const cancel = fillRest(replaced, [{ type: 'paragraph' }]);
+    cancel();
+    expect(told).toBe(2);
+    dropFill(replaced);
+    expect(told).toBe(3);
   });
 });

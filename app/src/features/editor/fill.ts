@@ -62,11 +62,35 @@ interface Fill {
   rest: JSONContent[];
   next: number;
   task: ReturnType<typeof setTimeout> | undefined;
-  /** Called once, when the whole document is in. */
-  done: () => void;
 }
 
 const fills = new WeakMap<Editor, Fill>();
+/** The editors whose whole document is in, and who waits for the others' (see {@link onFilled}). */
+const filled = new WeakSet<Editor>();
+const waiting = new WeakMap<Editor, Set<() => void>>();
+
+function markFilled(editor: Editor) {
+  if (filled.has(editor)) return;
+  filled.add(editor);
+  for (const callback of waiting.get(editor) ?? []) callback();
+  waiting.delete(editor);
+}
+
+/**
+ * Calls `callback` once the editor's whole document is in (at once if it is): for what can wait
+ * for it, without rendering the editor's component again (TipTap's useEditor would set its options
+ * and the view's state again). Returns a cancel.
+ */
+export function onFilled(editor: Editor, callback: () => void): () => void {
+  if (filled.has(editor)) {
+    callback();
+    return () => undefined;
+  }
+  const callbacks = waiting.get(editor) ?? new Set<() => void>();
+  waiting.set(editor, callbacks);
+  callbacks.add(callback);
+  return () => callbacks.delete(callback);
+}
 
 /** Appends the blocks from `fill.next` on, all of them. */
 function appendRest(editor: Editor, fill: Fill) {
@@ -76,22 +100,21 @@ function appendRest(editor: Editor, fill: Fill) {
   const blocks = fill.rest.slice(fill.next);
   fill.next = fill.rest.length;
   editor.view.dispatch(appendBlocks(editor.state, blocks));
-  fill.done();
+  markFilled(editor);
 }
 
 /**
  * Appends `rest` to the editor's document in a task after this one (once per editor: calling it
- * again, as StrictMode's second effect does, resumes what is left), then calls `done` (at once when
- * there is nothing to append). Returns a cancel of that task.
+ * again, as StrictMode's second effect does, resumes what is left). Returns a cancel of that task.
  */
-export function fillRest(editor: Editor, rest: JSONContent[], done: () => void): () => void {
+export function fillRest(editor: Editor, rest: JSONContent[]): () => void {
   if (!rest.length) {
-    done();
+    markFilled(editor);
     return () => undefined;
   }
   let fill = fills.get(editor);
   if (!fill) {
-    fill = { rest, next: 0, task: undefined, done };
+    fill = { rest, next: 0, task: undefined };
     fills.set(editor, fill);
   }
   const current = fill;
@@ -117,4 +140,5 @@ export function dropFill(editor: Editor) {
   clearTimeout(fill.task);
   fill.task = undefined;
   fill.next = fill.rest.length;
+  markFilled(editor);
 }
