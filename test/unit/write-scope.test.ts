@@ -26,7 +26,8 @@ describe('scopes at commit', () => {
       declareOrganizationWrite('a');
       return scopesAtCommit(written(updateSpace));
     });
-    expect(scopes).toEqual(['org:a']);
+    // A space's row written without the space declared as the part changed: the organization's base too.
+    expect(scopes).toEqual(['org:a', 'orgbase:a']);
   });
 
   it('counts a member row on its organization and its user', () => {
@@ -34,7 +35,7 @@ describe('scopes at commit', () => {
       declareMemberWrite('a', 'u');
       return scopesAtCommit(written(updateMember, updateSpace));
     });
-    expect(scopes).toEqual(['org:a', 'user:u']);
+    expect(scopes).toEqual(['org:a', 'orgbase:a', 'user:u']);
   });
 
   it('is global when the declarations do not cover what was written', () => {
