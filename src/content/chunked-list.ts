@@ -115,6 +115,11 @@ export async function insertListNodes(db: DbOrTrx, fresh: FreshNodes): Promise<v
   }
 }
 
+/** Keeps nodes just written in memory, as {@link readListNodes} would read them (once they are committed). */
+export function rememberListNodes(nodes: FreshNodes): void {
+  for (const [hash, text] of nodes) remember(hash, JSON.parse(text) as ListNode);
+}
+
 /** The list hashes `refs` name (to read before {@link listItems}). */
 export function listHashes(refs: ListRef<unknown>[]): string[] {
   return refs.flatMap((ref) => (Array.isArray(ref) ? [] : [ref.list]));

@@ -46,8 +46,15 @@ export function markCopy(copy: PageNode, original: PageNode): void {
   originals.set(copy, stored.has(original) ? original : (originals.get(original) ?? original));
 }
 
-/** The tree under `root` (a revision's `pages`), reading what is not kept in memory. */
-export async function readPageTree(db: DbOrTrx, root: ListRef<string>): Promise<PageNode[]> {
+/**
+ * The tree under `root` (a revision's `pages`), reading what is not kept in memory; `written`: the
+ * `data` of versions just written (by hash), taken as read from the database.
+ */
+export async function readPageTree(
+  db: DbOrTrx,
+  root: ListRef<string>,
+  written?: ReadonlyMap<string, string>,
+): Promise<PageNode[]> {
   const lists = new Map<string, ListNode>();
   const read = new Map<string, StoredPage>();
   const found = new Map<string, PageNode>();
@@ -56,18 +63,24 @@ export async function readPageTree(db: DbOrTrx, root: ListRef<string>): Promise<
   while (refs.length > 0) {
     await readListNodes(db, listHashes(refs), lists);
     const missing: string[] = [];
+    const level: string[] = [];
     for (const hash of new Set(refs.flatMap((ref) => listItems(ref, lists)))) {
       if (read.has(hash) || found.has(hash)) continue;
       const cached = pages.get(hash);
+      const data = cached ? undefined : written?.get(hash);
       if (cached) found.set(hash, cached);
-      else missing.push(hash);
+      else if (data !== undefined) {
+        read.set(hash, JSON.parse(data) as StoredPage);
+        level.push(hash);
+      } else missing.push(hash);
     }
     for (let i = 0; i < missing.length; i += QUERY_CHUNK) {
       const part = missing.slice(i, i + QUERY_CHUNK);
       const rows = await db.selectFrom('page_versions').select(['hash', 'data']).where('hash', 'in', part).execute();
       for (const row of rows) read.set(row.hash, JSON.parse(row.data) as StoredPage);
     }
-    refs = missing.flatMap((hash) => {
+    level.push(...missing);
+    refs = level.flatMap((hash) => {
       const page = read.get(hash);
       return page ? [page.children] : [];
     });

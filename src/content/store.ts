@@ -12,10 +12,10 @@
  * Snapshots are cached per process (they never change once written); callers must not mutate them.
  */
 import type { Db } from '../db/database.js';
-import type { SpaceRow } from '../db/schema.js';
+import type { RevisionRow, SpaceRow } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
-import { encodeList, type ListRef, readLists, sha256 } from './chunked-list.js';
+import { encodeList, type ListRef, readLists, rememberListNodes, sha256 } from './chunked-list.js';
 import type { JsonDocument } from './document.js';
 import { type DocumentLink, extractLinks } from './links.js';
 import { encodePageTree, type FreshRows, insertFreshRows, readPageTree } from './page-tree-store.js';
@@ -126,12 +126,22 @@ export async function loadRevision(db: Db, space: SpaceRow, revisionId: string):
     .where('space_id', '=', space.id)
     .executeTakeFirst();
   if (!row) return undefined;
+  return remember(snapshots, row.id, await snapshotOfRow(db, row));
+}
 
+/** The revision row's columns a snapshot is read from. */
+type RevisionColumns = Pick<
+  RevisionRow,
+  'id' | 'space_id' | 'parents' | 'type' | 'pages' | 'files' | 'reusable_contents' | 'merged_from' | 'created_at'
+>;
+
+/** The snapshot of a revision row; `written`: page versions known not to be in memory yet (hash → data). */
+async function snapshotOfRow(db: Db, row: RevisionColumns, written?: Map<string, string>): Promise<Snapshot> {
   const [pages, [files, reusableContents]] = await Promise.all([
-    readPageTree(db, JSON.parse(row.pages) as ListRef<string>),
+    readPageTree(db, JSON.parse(row.pages) as ListRef<string>, written),
     readLists<unknown>(db, [JSON.parse(row.files), JSON.parse(row.reusable_contents)]),
   ]);
-  const snapshot: Snapshot = {
+  return {
     id: row.id,
     spaceId: row.space_id,
     parents: JSON.parse(row.parents) as string[],
@@ -142,7 +152,6 @@ export async function loadRevision(db: Db, space: SpaceRow, revisionId: string):
     files: files as FileEntry[],
     reusableContents: reusableContents as ReusableEntry[],
   };
-  return remember(snapshots, snapshot.id, snapshot);
 }
 
 export interface NewRevision {
@@ -178,22 +187,40 @@ export async function writeRevision(db: Db, input: NewRevision): Promise<Snapsho
     files: input.files,
     reusableContents: input.reusableContents,
   };
-  await db
-    .insertInto('revisions')
-    .values({
-      id: snapshot.id,
-      space_id: snapshot.spaceId,
-      parents: JSON.stringify(snapshot.parents),
-      type: snapshot.type,
-      pages: JSON.stringify(pages),
-      files: JSON.stringify(files),
-      reusable_contents: JSON.stringify(reusableContents),
-      merged_from: snapshot.mergedFrom,
-      created_by: input.createdBy,
-      created_at: now,
-    })
-    .execute();
+  const row = {
+    id: snapshot.id,
+    space_id: snapshot.spaceId,
+    parents: JSON.stringify(snapshot.parents),
+    type: snapshot.type,
+    pages: JSON.stringify(pages),
+    files: JSON.stringify(files),
+    reusable_contents: JSON.stringify(reusableContents),
+    merged_from: snapshot.mergedFrom,
+    created_by: input.createdBy,
+    created_at: now,
+  };
+  await db.insertInto('revisions').values(row).execute();
+  written.set(snapshot, { row, fresh });
   return snapshot;
+}
+
+/** What {@link writeRevision} stored, until the caller says it committed ({@link rememberWrittenRevision}). */
+const written = new WeakMap<Snapshot, { row: RevisionColumns; fresh: FreshRows }>();
+
+/**
+ * Keeps a revision `writeRevision` wrote in memory, once the transaction that wrote it committed
+ * (before, its rows may yet be rolled back), as {@link loadRevision} would read it back: the next
+ * edit of a change request starts from the revision the previous one wrote, and reading it again
+ * cost two statements (the revision row, the new page versions). Built from the rows written, not
+ * from the objects given to `writeRevision` (the caller may still hold them).
+ */
+export async function rememberWrittenRevision(db: Db, snapshot: Snapshot): Promise<void> {
+  const stored = written.get(snapshot);
+  if (!stored || snapshots.has(snapshot.id)) return;
+  written.delete(snapshot);
+  rememberListNodes(stored.fresh.lists);
+  const versions = new Map([...stored.fresh.pages].map(([hash, version]) => [hash, version.data]));
+  remember(snapshots, snapshot.id, await snapshotOfRow(db, stored.row, versions));
 }
 
 /** Every page of a tree, depth first, with its parent and path. */

@@ -4,23 +4,43 @@
  */
 import { type Content, semanticChanges } from '../../content/semantic-changes.js';
 import type { DbOrTrx, ServiceContext } from '../../core/service.js';
+import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { declareChangeRequestWrite } from '../../db/write-scope.js';
 import { previousValues } from '../../events/changes.js';
 import { recordEvent } from '../../events/record.js';
 import type { EventType } from '../../events/types.js';
-import { findSpaceRow } from '../../services/live.js';
-import { presentChangeRequest, presentReviewers } from './present.js';
-import { changeRequestExtras, findChangeRequest } from './repo.js';
+import { loadChangeRequestForRead } from './lookup.js';
+import { type ChangeRequestObject, presentChangeRequest, presentReviewers } from './present.js';
 import { type ReviewerRow, reviewerUsers } from './reviewers-repo.js';
 
-/** The change request as the API presents it, read in `trx`. */
-export async function presentedChangeRequest(trx: DbOrTrx, ctx: ServiceContext, spaceId: string, id: string) {
-  const [space, row] = await Promise.all([findSpaceRow(trx, spaceId), findChangeRequest(trx, spaceId, id)]);
-  if (!space || !row) throw new Error(`change request ${id} of space ${spaceId} is gone`);
-  return { space, row, object: presentChangeRequest(row, space, await changeRequestExtras(trx, [row]), ctx.urls) };
+/** A change request as presented in `trx`, with the space and the row it was presented from. */
+export interface PresentedChangeRequest {
+  space: SpaceRow;
+  row: ChangeRequestRow;
+  object: ChangeRequestObject;
 }
 
-/** Records `type` on the change request as it is now in `trx` (with the fields it changed when `before` is given). */
+/**
+ * The change request as the API presents it, read in `trx`: the space, the row, its creator and
+ * merger and its open comments in one statement (./lookup.ts, as a single read loads them), where
+ * separate reads were four on every change of a change request (an autosave's among them).
+ */
+export async function presentedChangeRequest(
+  trx: DbOrTrx,
+  ctx: ServiceContext,
+  spaceId: string,
+  id: string,
+): Promise<PresentedChangeRequest> {
+  const { space, changeRequest } = await loadChangeRequestForRead(trx, spaceId, id);
+  if (!space || !changeRequest) throw new Error(`change request ${id} of space ${spaceId} is gone`);
+  const { extras, ...row } = changeRequest;
+  return { space, row, object: presentChangeRequest(row, space, extras, ctx.urls) };
+}
+
+/**
+ * Records `type` on the change request as it is now in `trx` (with the fields it changed when
+ * `before` is given); answers it as presented there (a caller may answer it after the commit).
+ */
 export async function recordChangeRequestEvent(
   trx: DbOrTrx,
   ctx: ServiceContext,
@@ -29,8 +49,9 @@ export async function recordChangeRequestEvent(
   id: string,
   before?: object,
   options: { sameStatus?: boolean } = {},
-): Promise<void> {
-  const { space, row, object } = await presentedChangeRequest(trx, ctx, spaceId, id);
+): Promise<PresentedChangeRequest> {
+  const presented = await presentedChangeRequest(trx, ctx, spaceId, id);
+  const { space, row, object } = presented;
   // The change is the change request's: the rest of the organization's answers stay (db/scope-parts.ts).
   declareChangeRequestWrite(space.organization_id, space.id, row.id, options);
   await recordEvent(trx, ctx, {
@@ -39,6 +60,7 @@ export async function recordChangeRequestEvent(
     target: { object: 'change-request', id: row.id, label: row.subject || `#${row.number}` },
     data: { object, ...(before ? { previous: previousValues(before, object) } : {}) },
   });
+  return presented;
 }
 
 /**

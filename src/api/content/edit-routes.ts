@@ -8,8 +8,7 @@ import { type Static, Type } from 'typebox';
 import type { Change } from '../../content/batch.js';
 import type { App } from '../../http/app.js';
 import { serviceContext } from '../../http/service-context.js';
-import { changeRequestPath, presentChangeRequest } from '../change-requests/present.js';
-import { changeRequestExtras } from '../change-requests/repo.js';
+import { changeRequestPath } from '../change-requests/present.js';
 import { ChangeRequest } from '../change-requests/schemas.js';
 import { ContentChangesBody, ContentChangesQuery, ContentUpdate, ImportBody, ImportResult } from './edit-schemas.js';
 import { presentFile } from './present.js';
@@ -58,9 +57,7 @@ export default async function contentEditRoutes(app: App) {
           expectedRevision: expectedRevision(request.headers['if-match']),
         },
       );
-      const { space, changeRequest } = edit;
-      const extras = await changeRequestExtras(app.db, [changeRequest]);
-      const presented = presentChangeRequest(changeRequest, space, extras, app.urls);
+      const { space, changeRequest, presented } = edit;
       if (request.query.compat !== false) return presented;
       const pageRef = (id: string) => ({
         object: 'page' as const,

@@ -6,15 +6,21 @@
  */
 import { applyBatch, type BatchResult, type Change } from '../../content/batch.js';
 import { runImport } from '../../content/importers/index.js';
-import { flattenPages, loadRevision, type Snapshot, writeRevision } from '../../content/store.js';
+import {
+  flattenPages,
+  loadRevision,
+  rememberWrittenRevision,
+  type Snapshot,
+  writeRevision,
+} from '../../content/store.js';
 import { actingUser, inTransaction, type ServiceContext } from '../../core/service.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
 import { ApiError } from '../../lib/errors.js';
-import { findSpaceRow } from '../../services/live.js';
 import { MAX_FILE_BYTES } from '../../storage/files.js';
 import { uploadedFile } from '../../storage/uploads.js';
-import { recordChangeRequestEvent } from '../change-requests/events.js';
+import { type PresentedChangeRequest, recordChangeRequestEvent } from '../change-requests/events.js';
 import { authorizeChangeRequest, changeRequestSnapshot, requireEditable } from '../change-requests/open.js';
+import type { ChangeRequestObject } from '../change-requests/present.js';
 import { advanceChangeRequest, findChangeRequest } from '../change-requests/repo.js';
 
 /** The editable change request and its current content, for a user with `edit` on the space. */
@@ -48,22 +54,20 @@ function requireRevision(expected: ExpectedRevision, current: string): void {
 
 /**
  * Writes the revision on top of `base` and moves the change request to it (compare-and-set). With
- * an `If-Match`, losing the compare-and-set means another edit landed after the check: a 412 with
- * the revision that won, never a silent overwrite.
+ * an `If-Match`, losing the compare-and-set means another edit landed after the caller's check: a
+ * 412 with the revision that won, never a silent overwrite. (The compare-and-set is the check: a
+ * read of the change request before it, in the transaction, would only refuse earlier what it
+ * refuses, with the same 412.) Answers the revision and the change request as the event recorded
+ * it, read in the transaction after the move.
  */
-function commit(
+async function commit(
   ctx: ServiceContext,
   changeRequest: ChangeRequestRow,
   base: Snapshot,
   content: Pick<Snapshot, 'pages' | 'files' | 'reusableContents'>,
   expected: ExpectedRevision = undefined,
-): Promise<Snapshot> {
-  return inTransaction(ctx.db, async (trx) => {
-    if (expected !== undefined && expected !== '*') {
-      // Read inside the transaction: the compare-and-set below fails if it moves after this.
-      const now = await findChangeRequest(trx, changeRequest.space_id, changeRequest.id);
-      requireRevision(expected, now?.revision_id ?? base.id);
-    }
+): Promise<{ revision: Snapshot; presented: PresentedChangeRequest }> {
+  const committed = await inTransaction(ctx.db, async (trx) => {
     const written = await writeRevision(trx, {
       spaceId: changeRequest.space_id,
       parents: [base.id],
@@ -81,7 +85,7 @@ function commit(
       throw revisionChanged(now?.revision_id ?? base.id);
     }
     // A new revision leaves the change request's status as it was (the space's counts stay).
-    await recordChangeRequestEvent(
+    const presented = await recordChangeRequestEvent(
       trx,
       ctx,
       'change_request.updated',
@@ -92,8 +96,11 @@ function commit(
         sameStatus: true,
       },
     );
-    return written;
+    return { revision: written, presented };
   });
+  // Committed: the next edit (or read) of this revision finds it in memory, as read back.
+  await rememberWrittenRevision(ctx.db, committed.revision);
+  return committed;
 }
 
 /**
@@ -111,9 +118,12 @@ function newInChangeRequest(ctx: ServiceContext, space: SpaceRow, changeRequest:
 }
 
 export interface ContentEdit {
+  /** The space as read after the edit (its live revision decides whether the change request is outdated). */
   space: SpaceRow;
   /** The change request after the edit. */
   changeRequest: ChangeRequestRow;
+  /** It as the API presents it (and the event recorded it). */
+  presented: ChangeRequestObject;
   applied: BatchResult;
   revision: Snapshot;
 }
@@ -140,13 +150,10 @@ export async function editChangeRequestContent(
     readUpload: (key, at) => uploadedFile(ctx.db, space.organization_id, key, at),
     isNewPage: newInChangeRequest(ctx, space, changeRequest),
   });
-  const revision = await commit(ctx, changeRequest, base, applied, options.expectedRevision);
-  // As stored now: the space's live revision decides whether the change request is outdated.
-  const [freshSpace, fresh] = await Promise.all([
-    findSpaceRow(ctx.db, space.id),
-    findChangeRequest(ctx.db, space.id, changeRequest.id),
-  ]);
-  return { space: freshSpace ?? space, changeRequest: fresh ?? changeRequest, applied, revision };
+  const { revision, presented } = await commit(ctx, changeRequest, base, applied, options.expectedRevision);
+  // The change request as the event recorded it, read after the move in the same transaction: what
+  // reading it again after the commit would answer, without four more statements.
+  return { space: presented.space, changeRequest: presented.row, presented: presented.object, applied, revision };
 }
 
 /**
@@ -162,7 +169,7 @@ export async function importIntoChangeRequest(
 ): Promise<{ revision: string; importedResources: number; totalResources: number }> {
   const { changeRequest, base } = await editable(ctx, spaceId, changeRequestKey, 'import content');
   const outcome = await runImport(ctx.db, base, input, options);
-  const revision = await commit(ctx, changeRequest, base, { ...outcome, reusableContents: base.reusableContents });
+  const { revision } = await commit(ctx, changeRequest, base, { ...outcome, reusableContents: base.reusableContents });
   return { revision: revision.id, importedResources: outcome.imported, totalResources: outcome.total };
 }
 
@@ -177,5 +184,5 @@ export async function replaceChangeRequestContent(
   content: Pick<Snapshot, 'pages' | 'files' | 'reusableContents'>,
 ): Promise<Snapshot> {
   const { changeRequest, base } = await editable(ctx, spaceId, changeRequestKey, 'edit change requests');
-  return commit(ctx, changeRequest, base, content);
+  return (await commit(ctx, changeRequest, base, content)).revision;
 }
