@@ -10,6 +10,7 @@
  * database, or a copy of one (tree.ts `cloneTree`) whose own fields and children are unchanged.
  */
 import type { DbOrTrx } from '../core/service.js';
+import { prepare } from '../db/prepared.js';
 import { RecencyMap } from '../lib/recency-map.js';
 import { nowIso } from '../lib/time.js';
 import {
@@ -139,16 +140,32 @@ export function encodePageTree(tree: PageNode[], fresh: FreshRows): ListRef<stri
   return encodePages(tree, tree.map(hashOf), fresh);
 }
 
+/**
+ * One version's insert, compiled once (db/prepared.ts): editing a top-level page, as an autosave
+ * mostly does, writes that one version.
+ */
+const insertVersion = prepare((db, p: { hash: string; page_id: string; data: string; created_at: string }) =>
+  db
+    .insertInto('page_versions')
+    .values({ hash: p.hash, page_id: p.page_id, data: p.data, created_at: p.created_at })
+    .onConflict((oc) => oc.column('hash').doNothing()),
+);
+
 /** Writes the rows `fresh` lists (those already there are left as they are). */
 export async function insertFreshRows(db: DbOrTrx, fresh: FreshRows): Promise<void> {
   const now = nowIso();
   const rows = [...fresh.pages].map(([hash, row]) => ({ hash, page_id: row.page_id, data: row.data, created_at: now }));
-  for (let i = 0; i < rows.length; i += QUERY_CHUNK) {
-    await db
-      .insertInto('page_versions')
-      .values(rows.slice(i, i + QUERY_CHUNK))
-      .onConflict((oc) => oc.column('hash').doNothing())
-      .execute();
+  const [only] = rows;
+  if (rows.length === 1 && only) {
+    await insertVersion.all(db, only);
+  } else {
+    for (let i = 0; i < rows.length; i += QUERY_CHUNK) {
+      await db
+        .insertInto('page_versions')
+        .values(rows.slice(i, i + QUERY_CHUNK))
+        .onConflict((oc) => oc.column('hash').doNothing())
+        .execute();
+    }
   }
   await insertListNodes(db, fresh.lists);
 }

@@ -12,7 +12,8 @@
  * Snapshots are cached per process (they never change once written); callers must not mutate them.
  */
 import type { Db } from '../db/database.js';
-import type { RevisionRow, SpaceRow } from '../db/schema.js';
+import { prepare } from '../db/prepared.js';
+import type { RevisionRow, RevisionsTable, SpaceRow } from '../db/schema.js';
 import { newId } from '../lib/ids.js';
 import { nowIso } from '../lib/time.js';
 import { encodeList, type ListRef, readLists, rememberListNodes, sha256 } from './chunked-list.js';
@@ -57,15 +58,36 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
+/*
+ * The inserts every edit of a page runs (an autosave, about once a second per editor), compiled
+ * once (db/prepared.ts): building and compiling them with Kysely cost more CPU than running them.
+ */
+const insertDocument = prepare((db, p: { hash: string; body: string; links: string; created_at: string }) =>
+  db
+    .insertInto('content_documents')
+    .values({ hash: p.hash, body: p.body, links: p.links, created_at: p.created_at })
+    .onConflict((oc) => oc.column('hash').doNothing()),
+);
+const insertRevision = prepare((db, p: { [K in keyof RevisionsTable]: RevisionsTable[K] }) =>
+  db.insertInto('revisions').values({
+    id: p.id,
+    space_id: p.space_id,
+    parents: p.parents,
+    type: p.type,
+    pages: p.pages,
+    files: p.files,
+    reusable_contents: p.reusable_contents,
+    merged_from: p.merged_from,
+    created_by: p.created_by,
+    created_at: p.created_at,
+  }),
+);
+
 /** Stores a document body (once per content) and returns its hash. */
 export async function putDocument(db: Db, document: JsonDocument): Promise<string> {
   const body = JSON.stringify(document);
   const hash = sha256(body);
-  await db
-    .insertInto('content_documents')
-    .values({ hash, body, links: JSON.stringify(extractLinks(document)), created_at: nowIso() })
-    .onConflict((oc) => oc.column('hash').doNothing())
-    .execute();
+  await insertDocument.all(db, { hash, body, links: JSON.stringify(extractLinks(document)), created_at: nowIso() });
   remember(documents, hash, document);
   return hash;
 }
@@ -199,7 +221,7 @@ export async function writeRevision(db: Db, input: NewRevision): Promise<Snapsho
     created_by: input.createdBy,
     created_at: now,
   };
-  await db.insertInto('revisions').values(row).execute();
+  await insertRevision.all(db, row);
   written.set(snapshot, { row, fresh });
   return snapshot;
 }

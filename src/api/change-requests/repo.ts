@@ -2,6 +2,7 @@ import { type Expression, expressionBuilder } from 'kysely';
 import type { Static } from 'typebox';
 import type { DbOrTrx } from '../../core/service.js';
 import { toCount } from '../../db/dialect.js';
+import { prepare } from '../../db/prepared.js';
 import type { ChangeRequestRow, Database, UserRow } from '../../db/schema.js';
 import { conflict } from '../../lib/errors.js';
 import { newId } from '../../lib/ids.js';
@@ -185,6 +186,20 @@ export async function updateChangeRequest(
 }
 
 /**
+ * The compare-and-set of {@link advanceChangeRequest}, compiled once (db/prepared.ts): every edit of
+ * a change request's content runs it (an autosave about once a second). The row it returns says it
+ * moved (a precompiled query answers rows, not a count).
+ */
+const advanceQuery = prepare((db, p: { id: string; expected: string; revisionId: string; at: string }) =>
+  db
+    .updateTable('change_requests')
+    .set({ revision_id: p.revisionId, updated_at: p.at })
+    .where('id', '=', p.id)
+    .where('revision_id', '=', p.expected)
+    .returning('id'),
+);
+
+/**
  * Moves the change request to `revisionId` if it is still at `expected` (another edit may have
  * landed meanwhile: then 409, and the caller's revision is left unused).
  */
@@ -194,13 +209,8 @@ export async function advanceChangeRequest(
   expected: string,
   revisionId: string,
 ): Promise<void> {
-  const result = await db
-    .updateTable('change_requests')
-    .set({ revision_id: revisionId, updated_at: nowIso() })
-    .where('id', '=', id)
-    .where('revision_id', '=', expected)
-    .executeTakeFirst();
-  if (Number(result.numUpdatedRows) === 0) {
+  const moved = await advanceQuery.first(db, { id, expected, revisionId, at: nowIso() });
+  if (!moved) {
     throw conflict('the change request was edited concurrently; fetch it again and retry');
   }
 }
