@@ -4,7 +4,8 @@
  * websites. The third-party sources of the official enum are accepted by the schema and refused
  * with 400 until they are supported. The changes go through ./service.ts.
  */
-import { type Static, Type } from 'typebox';
+import type { FastifyReply } from 'fastify';
+import { type Static, type TSchema, Type } from 'typebox';
 import type { Change } from '../../content/batch.js';
 import type { App } from '../../http/app.js';
 import { serviceContext } from '../../http/service-context.js';
@@ -15,6 +16,16 @@ import { presentFile } from './present.js';
 import { type ExpectedRevision, editChangeRequestContent, importIntoChangeRequest } from './service.js';
 
 const tags = ['change-requests'];
+/**
+ * Serializes the answer by `schema`, one of the route's 200 union's: the handler knows which, where
+ * the union's serializer (fast-json-stringify) picks between them by validating the answer against
+ * each. Compiled once per route (Fastify keeps it by schema object).
+ */
+function serializeBy(reply: FastifyReply, schema: TSchema): void {
+  reply.serializer(reply.compileSerializationSchema(schema as unknown as Record<string, unknown>, '200'));
+  // Fastify names the type of what it serializes itself only.
+  reply.type('application/json; charset=utf-8');
+}
 const CrParams = {
   spaceId: Type.String({ minLength: 1 }),
   changeRequestId: Type.String({ minLength: 1 }),
@@ -45,7 +56,7 @@ export default async function contentEditRoutes(app: App) {
         response: { 200: Type.Union([ChangeRequest, ContentUpdate]) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { spaceId, changeRequestId } = request.params;
       const edit = await editChangeRequestContent(
         serviceContext(app, request),
@@ -58,7 +69,10 @@ export default async function contentEditRoutes(app: App) {
         },
       );
       const { space, changeRequest, presented } = edit;
-      if (request.query.compat !== false) return presented;
+      if (request.query.compat !== false) {
+        serializeBy(reply, ChangeRequest);
+        return presented;
+      }
       const pageRef = (id: string) => ({
         object: 'page' as const,
         id,
@@ -72,6 +86,7 @@ export default async function contentEditRoutes(app: App) {
         ),
         insertedFiles: edit.applied.insertedFiles.map((f) => presentFile(view, f)),
       };
+      serializeBy(reply, ContentUpdate);
       return body;
     },
   );
