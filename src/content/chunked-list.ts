@@ -14,7 +14,7 @@
  * Nodes read from the database are kept per process (immutable, by hash): a node found there is
  * known to be stored, so writing a list again sends only the chunks that changed.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { DbOrTrx } from '../core/service.js';
 import { RecencyMap } from '../lib/recency-map.js';
 import { nowIso } from '../lib/time.js';
@@ -36,8 +36,12 @@ function remember(hash: string, node: ListNode): void {
   if (known.size > CACHED_NODES) known.evict();
 }
 
+/**
+ * Hex SHA-256 of `text`. `hash` (Node 20.12+) is the one-shot form of createHash…digest, without a
+ * Hash object: every page body, page version and list chunk an edit writes is hashed here.
+ */
 export function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return hash('sha256', text, 'hex');
 }
 
 /** FNV-1a of `text`: cheap and stable, enough to scatter chunk boundaries. */
