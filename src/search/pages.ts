@@ -195,7 +195,9 @@ export function markedSnippet(text: string, query: string, length = 240): string
   const cut = snippet(text, query, length);
   let out = '';
   let from = 0;
-  for (const [start, end] of matchRanges(cut, query)) {
+  // The excerpt's "…" folds to three characters, which would leave the folded text longer than the
+  // excerpt and nothing marked: matched with one character in its place, the ranges stay the cut's.
+  for (const [start, end] of matchRanges(cut.replace(/…/g, ' '), query)) {
     out += `${escapeHtml(cut.slice(from, start))}<mark>${escapeHtml(cut.slice(start, end))}</mark>`;
     from = end;
   }

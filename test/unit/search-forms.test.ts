@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { matchRanges, snippet } from '../../src/search/pages.js';
+import { markedSnippet, matchRanges, snippet } from '../../src/search/pages.js';
 import {
   formsMatcher,
   matchesInside,
@@ -126,5 +126,18 @@ describe('folding and snippets', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('marked excerpts of long passages', () => {
+  it('marks the matches of an excerpt cut with "…" at either end', () => {
+    const filler = 'Lorem ipsum dolor sit amet, consectetur adipiscing elit. '.repeat(6);
+    const body = `${filler}Invoices are sent by the billing service each month. ${filler}`;
+    const marked = markedSnippet(body, 'billing');
+    expect(marked.startsWith('…')).toBe(true);
+    expect(marked.endsWith('…')).toBe(true);
+    expect(marked).toContain('the <mark>billing</mark> service');
+    // A short passage, not cut, is marked as before.
+    expect(markedSnippet('Run the billing job.', 'billing')).toBe('Run the <mark>billing</mark> job.');
   });
 });
