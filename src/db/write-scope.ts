@@ -217,12 +217,9 @@ export function declareSpaceWrite(
   spaceId: string,
   options: { sameExistence?: boolean } = {},
 ): void {
-  const scope = current.getStore();
-  if (!scope) return;
-  scope.organizations.add(organizationId);
-  scope.addPart(spacePart(spaceId));
-  scope.addPart(spaceListPart(organizationId));
-  if (!options.sameExistence) scope.addPart(spaceSetPart(organizationId));
+  const parts = [spacePart(spaceId), spaceListPart(organizationId)];
+  if (!options.sameExistence) parts.push(spaceSetPart(organizationId));
+  declareParts(organizationId, parts);
 }
 
 /**
@@ -236,12 +233,17 @@ export function declareChangeRequestWrite(
   changeRequestId: string,
   options: { sameStatus?: boolean } = {},
 ): void {
+  const parts = [changeRequestPart(changeRequestId), changeRequestListPart(spaceId)];
+  if (!options.sameStatus) parts.push(changeRequestCountsPart(spaceId));
+  declareParts(organizationId, parts);
+}
+
+/** The unit of work changes `parts` of `organizationId` (db/scope-parts.ts). */
+function declareParts(organizationId: string, parts: readonly string[]): void {
   const scope = current.getStore();
   if (!scope) return;
   scope.organizations.add(organizationId);
-  scope.addPart(changeRequestPart(changeRequestId));
-  scope.addPart(changeRequestListPart(spaceId));
-  if (!options.sameStatus) scope.addPart(changeRequestCountsPart(spaceId));
+  for (const part of parts) scope.addPart(part);
 }
 
 /** Whether every part-table row written is covered by the declared parts. */

@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AnswerScope } from '../../src/core/answer-scope.js';
 import { scopesAtCommit, WriteScope, WrittenTables } from '../../src/db/write-scope.js';
 import { type Client, createHarness, type Harness } from '../helpers/app.js';
+import { cacheReads } from '../helpers/cache-hits.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
 
 // A database of this file's own: other files' writes to a shared PostgreSQL database reach this
@@ -22,28 +23,7 @@ afterAll(async () => {
   await h?.close();
   await database?.drop();
 });
-
-async function get(client: Client, url: string) {
-  const cache = h.app.responseCache;
-  if (!cache) throw new Error('the response cache is off');
-  const before = cache.hits;
-  const res = await client.get(url);
-  expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
-  return { res, hit: cache.hits === before + 1 };
-}
-
-async function keep(client: Client, urls: string[]) {
-  for (const url of urls) {
-    await get(client, url);
-    expect((await get(client, url)).hit, url).toBe(true);
-  }
-}
-
-async function hits(client: Client, urls: string[]) {
-  const out: Record<string, boolean> = {};
-  for (const url of urls) out[url] = (await get(client, url)).hit;
-  return out;
-}
+const { get, hits, keep } = cacheReads(() => h);
 
 /** A space with a merged page and an open change request editing it. */
 async function spaceWithDraft(client: Client, orgId: string, title: string) {

@@ -6,6 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, createHarness, type Harness } from '../helpers/app.js';
+import { cacheReads } from '../helpers/cache-hits.js';
 import { type FreshDatabase, freshDatabase } from '../helpers/fresh-db.js';
 
 // A database of this file's own: other files' writes to a shared PostgreSQL database reach this
@@ -20,24 +21,7 @@ afterAll(async () => {
   await h?.close();
   await database?.drop();
 });
-
-/** GETs `url` and says whether the answer came from memory. */
-async function get(client: Client, url: string) {
-  const cache = h.app.responseCache;
-  if (!cache) throw new Error('the response cache is off');
-  const before = cache.hits;
-  const res = await client.get(url);
-  expect(res.status, `${url}: ${JSON.stringify(res.body)}`).toBe(200);
-  return { res, hit: cache.hits === before + 1 };
-}
-
-/** Reads each URL until it is answered from memory. */
-async function keep(client: Client, urls: string[]) {
-  for (const url of urls) {
-    await get(client, url);
-    expect((await get(client, url)).hit, url).toBe(true);
-  }
-}
+const { get, keep } = cacheReads(() => h);
 
 /** Expects every URL to be answered from memory, with the same body as before. */
 async function stillKept(client: Client, urls: string[], what: string) {
