@@ -7,8 +7,10 @@
  * serious or critical violation, the "/" menu open and the comment form open included. And a key
  * acts where the caret is even when ProseMirror has not yet been told that the browser moved it.
  */
+import { readFileSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { APP_DIST } from '../../src/web/build.js';
 import type { Harness, SpaceWorld, TestUser } from '../helpers/app.js';
 import { signIn, spaceForWriters, watchPage } from '../helpers/app-browser.js';
 import { browserMissing } from '../helpers/browser.js';
@@ -47,6 +49,19 @@ async function tabTo(page: Page, name: string, limit = 40): Promise<void> {
     seen.push(focused);
   }
   throw new Error(`Tab never reached "${name}" (went through: ${seen.join(' | ')})`);
+}
+
+/** The file of the chunk the editor loads its drag handle from (Vite's manifest: its dynamic entry). */
+function dragHandleChunk(): string {
+  const manifest = JSON.parse(readFileSync(`${APP_DIST}/.vite/manifest.json`, 'utf8')) as Record<
+    string,
+    { file: string; isDynamicEntry?: boolean }
+  >;
+  const entry = Object.entries(manifest).find(
+    ([source, chunk]) => chunk.isDynamicEntry && source.includes('@tiptap/extension-drag-handle'),
+  );
+  if (!entry) throw new Error('no drag handle chunk in the manifest');
+  return entry[1].file;
 }
 
 describe.skipIf(browserMissing)('writing with the keyboard only', () => {
@@ -203,6 +218,52 @@ describe.skipIf(browserMissing)('writing with the keyboard only', () => {
     // At 390 px the editor still works and still passes.
     await page.setViewportSize({ width: 390, height: 800 });
     await marker.waitFor();
+    await quietAndAccessible();
+    await page.close();
+  }, 120_000);
+
+  it('keeps the "/" menu open while the drag handle arrives', async () => {
+    // The drag handle's script comes once the page is in, about a second after the editor opens:
+    // held back here until the "/" menu is open, it arrives while the menu is, every time.
+    const writerNow = await h.member(world.orgId, 'edit');
+    await givePassword(h.db, writerNow.user.id);
+    const page = await browser.newPage();
+    const { quietAndAccessible } = await watchPage(page);
+    let release = () => {};
+    const held = new Promise<void>((done) => {
+      release = done;
+    });
+    let requested = false;
+    await page.route(`**/${dragHandleChunk()}`, async (route) => {
+      requested = true;
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${base}/s/${world.spaceId}`);
+    await signIn(page, writerNow.user.email);
+    await page.getByRole('button', { name: 'Edit' }).click();
+    const body = page.getByRole('textbox', { name: 'Page content' });
+    await body.waitFor();
+    await body.focus();
+    await body.and(page.locator('.ProseMirror-focused')).waitFor();
+    await page.keyboard.press('Control+End');
+    await settle(page);
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('/', TYPING);
+    const menu = page.getByRole('listbox', { name: 'Insert a block' });
+    await menu.waitFor();
+    expect(requested).toBe(true);
+    release();
+    await page.locator('.drag-handle').waitFor({ state: 'attached' });
+    await settle(page);
+    expect(await menu.isVisible()).toBe(true);
+    // The menu still answers its keys: down to "Heading 1", Enter.
+    await page.keyboard.press('ArrowDown');
+    expect(await menu.getByRole('option', { selected: true }).textContent()).toBe('Heading 1');
+    await page.keyboard.press('Enter');
+    await menu.waitFor({ state: 'detached' });
+    await page.keyboard.type('Prices', TYPING);
+    await body.locator('h2', { hasText: 'Prices' }).waitFor();
     await quietAndAccessible();
     await page.close();
   }, 120_000);

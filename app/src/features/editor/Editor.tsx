@@ -7,38 +7,13 @@
  */
 import type { JSONContent, Editor as TiptapEditor } from '@tiptap/core';
 import { EditorContent, useEditor } from '@tiptap/react';
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { actionExtensions, type EditorActions } from './actions';
+import { addDragHandle, DragHandleSlot } from './drag-handle';
 import { fillRest, firstScreen, onFilled } from './fill';
 import { extensions } from './model';
 import { SlashMenu } from './SlashMenu';
 import { SlashStore, slashCommand } from './slash';
-
-/**
- * The drag handle, loaded once the page is shown: a mouse affordance, and most of the editor's script
- * (it brings Yjs, for collaborative editing, and runs its set-up as it loads).
- */
-const DragHandle = lazy(() =>
-  import('@tiptap/extension-drag-handle-react').then((module) => ({ default: module.DragHandle })),
-);
-
-/** The drag handle once the whole page is in (its own state: the editor is not rendered again). */
-function LaterDragHandle({ editor }: { editor: TiptapEditor }) {
-  const [shown, setShown] = useState(false);
-  useEffect(() => onFilled(editor, () => setShown(true)), [editor]);
-  if (!shown) return null;
-  return (
-    // Positioned by floating-ui through the CSSOM (element.style), which the CSP allows; a mouse
-    // affordance only: from the keyboard, Alt-Shift-ArrowUp/Down moves the block.
-    <Suspense fallback={null}>
-      <DragHandle editor={editor} className="drag-handle">
-        <span aria-hidden="true" title="Drag to move this block (keyboard: Alt+Shift+↑/↓)">
-          ⠿
-        </span>
-      </DragHandle>
-    </Suspense>
-  );
-}
 
 export function Editor({
   initial,
@@ -60,7 +35,7 @@ export function Editor({
   // A screenful first, the rest appended once the editor is mounted (fill.ts says why).
   const [parts] = useState(() => firstScreen(initial));
   const editor = useEditor({
-    extensions: [...extensions, slash, ...added],
+    extensions: [...extensions, slash, ...added, DragHandleSlot],
     content: parts.first,
     // Made in the effect after the first commit, not while rendering: made while rendering, TipTap
     // destroys it unless that render is committed within a millisecond (its timer), and React renders
@@ -86,9 +61,25 @@ export function Editor({
     onReady(editor);
     return fillRest(editor, parts.rest);
   }, [editor, onReady, parts]);
+  // The drag handle once the whole page is in (drag-handle.ts): into its slot, the editor not rendered again.
+  useEffect(() => {
+    if (!editor) return;
+    let removed = false;
+    let remove = () => {};
+    const cancel = onFilled(editor, () => {
+      void addDragHandle(editor).then((take) => {
+        if (removed) take();
+        else remove = take;
+      });
+    });
+    return () => {
+      removed = true;
+      cancel();
+      remove();
+    };
+  }, [editor]);
   return (
     <div className="editor">
-      {editor ? <LaterDragHandle editor={editor} /> : null}
       <EditorContent editor={editor} />
       <SlashMenu store={store} />
     </div>
