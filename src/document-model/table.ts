@@ -25,7 +25,7 @@
 import type { NodeType, Schema } from '@tiptap/pm/model';
 import { elementFromAttrs, formatAttrs, inKeyOrder, isObject, keyOrder, type Value } from './attrs.js';
 import { newTableId } from './ids.js';
-import { compareOrderIndex } from './order-index.js';
+import { compareOrderIndex, recordsInOrder } from './order-index.js';
 import { TABLE } from './registry.js';
 import type { EditorNode } from './types.js';
 
@@ -51,9 +51,7 @@ const paragraph = (schema: Schema, text: string) =>
 function orderedRecords(records: Value): Array<[string, Value]> | null {
   const entries = Object.entries(records);
   if (!entries.every(([, r]) => isObject(r) && typeof r.orderIndex === 'string' && isObject(r.values))) return null;
-  return (entries as Array<[string, Value]>).sort(([, a], [, b]) =>
-    compareOrderIndex(a.orderIndex as string, b.orderIndex as string),
-  );
+  return recordsInOrder(records as Record<string, Value>);
 }
 
 /** The editor's table of a format table, or null when it is not a table of that shape. */

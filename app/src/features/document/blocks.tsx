@@ -1,5 +1,6 @@
 /** Blocks of a Document, drawn as the published site draws them (src/published/render/document.ts). */
 import type { ReactNode } from 'react';
+import { recordsInOrder } from '../../../../src/document-model/order-index.js';
 import { useDocumentContext } from './Document';
 import { Inlines, textOf } from './inlines';
 import { refHref, safeHref } from './links';
@@ -170,9 +171,8 @@ function Table({ node }: { node: ElementNode }): ReactNode {
   const data = (node.data ?? {}) as TableData;
   const columns = data.view?.columns ?? [];
   const fragments = new Map((node.fragments ?? []).map((f) => [(f as { fragment?: string }).fragment, f]));
-  const records = Object.entries(data.records ?? {}).sort(([, a], [, b]) =>
-    String(a.orderIndex ?? '').localeCompare(String(b.orderIndex ?? '')),
-  );
+  // Ordered as the editor and the published site order them (code units, not the locale's order).
+  const records = recordsInOrder(data.records ?? {});
   return (
     // A wide table scrolls in its own region, which keyboard users can focus.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to scroll by keyboard
