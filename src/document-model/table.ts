@@ -313,6 +313,7 @@ export function tableToDocument(table: EditorNode, path: string, blocks: BlocksT
     orders.data,
   );
   const extra = isObject(attrs.extra) ? attrs.extra : { isVoid: true };
-  const withFragments = layout !== null || fragments.length > 0 ? { fragments } : {};
-  return elementFromAttrs('block', TABLE.type, { key: attrs.key, extra, data, order: orders.table }, withFragments);
+  // Always written, empty or not: the format requires a table's `fragments` (one made in the editor
+  // and left without a text cell has none to write).
+  return elementFromAttrs('block', TABLE.type, { key: attrs.key, extra, data, order: orders.table }, { fragments });
 }

@@ -276,6 +276,33 @@ describe('document model: tables, cell by cell', () => {
     expect(tableMergesPlugin.getState(next)?.find().length).toBe(4);
   });
 
+  it('writes `fragments` (the format requires it) for a table made in the editor and left with no text cell', () => {
+    // A table the editor made itself (pasted: no fragments read), then its only body row deleted.
+    const para = (value: string) => ({ type: 'paragraph', content: [{ type: 'text', text: value }] });
+    const made = {
+      type: 'doc',
+      content: [
+        {
+          type: 'table',
+          content: [
+            { type: 'tableRow', content: [{ type: 'tableHeader', content: [para('Fruit')] }] },
+            { type: 'tableRow', content: [{ type: 'tableCell', content: [para('Apple')] }] },
+          ],
+        },
+      ],
+    };
+    let state = EditorState.create({ doc: Node.fromJSON(documentSchema(), made) });
+    state = state.apply(state.tr.setSelection(TextSelection.create(state.doc, cellStart(state, 1, 0))));
+    state = run(state, deleteRow);
+    const written = editorToDocument(state.doc.toJSON());
+    const table = written.nodes[0] as Value;
+    expect(table.fragments).toEqual([]);
+    expect(Object.keys(table.data as Value).sort()).toEqual(['definition', 'records', 'view']);
+    expect(() => checkDocumentModel(written)).not.toThrow();
+    // Read again, it is written the same.
+    expect(editorToDocument(documentToEditor(written))).toEqual(written);
+  });
+
   it('edits the tables the Markdown importer writes, and keeps them exactly', () => {
     const document = markdownToDocument('| a | b |\n| - | -: |\n| 1 | **2** |\n| 3 | 4 |\n');
     const json = expectLossless(document);
