@@ -5,24 +5,10 @@
  * Ids made when saving would differ from one save to the next; these stay with the row.
  */
 import type { Node } from '@tiptap/pm/model';
-import { Plugin, PluginKey, type Transaction } from '@tiptap/pm/state';
+import { Plugin, PluginKey } from '@tiptap/pm/state';
+import { changedRanges } from './changed-ranges.js';
 import { newTableId } from './ids.js';
 import { TABLE } from './registry.js';
-
-/** The ranges of the final document that `trs` changed. */
-export function changedRanges(trs: readonly Transaction[]): Array<[number, number]> {
-  let ranges: Array<[number, number]> = [];
-  for (const tr of trs) {
-    ranges = ranges.map(([from, to]) => [tr.mapping.map(from, -1), tr.mapping.map(to, 1)]);
-    tr.mapping.maps.forEach((map, i) => {
-      const rest = tr.mapping.slice(i + 1);
-      map.forEach((_oldFrom, _oldTo, from, to) => {
-        ranges.push([rest.map(from, -1), rest.map(to, 1)]);
-      });
-    });
-  }
-  return ranges;
-}
 
 const isHeaderRow = (row: Node) => row.childCount > 0 && row.firstChild?.type.name === TABLE.header;
 

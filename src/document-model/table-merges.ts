@@ -10,8 +10,8 @@ import type { Node } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
 import { isObject } from './attrs.js';
+import { changedRanges } from './changed-ranges.js';
 import { TABLE } from './registry.js';
-import { changedRanges } from './table-ids.js';
 
 export interface CellMerge {
   /** Body row (0: the first record) and visible column of the anchor. */

@@ -8,6 +8,8 @@
 import { Extension } from '@tiptap/core';
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
 import { type EditorState, Plugin, PluginKey, type Transaction } from '@tiptap/pm/state';
+import { Mapping } from '@tiptap/pm/transform';
+import { changedRanges } from '../../../../src/document-model/changed-ranges.js';
 import { FILL_META } from './fill';
 
 export interface ImageViewOptions {
@@ -24,16 +26,27 @@ interface ImageData {
 
 const dataOf = (node: ProseMirrorNode) => (node.attrs.data ?? {}) as ImageData;
 
-function emptyImages(doc: ProseMirrorNode): number[] {
-  const found: number[] = [];
-  doc.descendants((node, pos) => {
-    if (node.type.name === 'images' && node.childCount === 0) found.push(pos);
-    return node.type.name !== 'images';
-  });
-  return found;
+/** The `images` blocks without an image that overlap `ranges` of `doc` (their positions). */
+function emptyImagesIn(doc: ProseMirrorNode, ranges: Array<[number, number]>): number[] {
+  const found = new Set<number>();
+  for (const [from, to] of ranges) {
+    doc.nodesBetween(Math.max(0, from), Math.min(to, doc.content.size), (node, pos) => {
+      if (node.type.name !== 'images') return true;
+      if (node.childCount === 0) found.add(pos);
+      return false;
+    });
+  }
+  return [...found].sort((a, b) => a - b);
 }
 
-/** Deletes the `images` blocks the transactions emptied (not those that were empty before them). */
+const isEmptyImages = (node: ProseMirrorNode | null | undefined) => node?.type.name === 'images' && !node.childCount;
+
+/**
+ * Deletes the `images` blocks the transactions emptied (not those that were empty before them). An
+ * emptied block is in a range they changed: only those ranges are looked at, not the whole document
+ * on every keystroke. One there is kept when it was an empty block of the document before, which
+ * the transactions moved there.
+ */
 export function dropEmptiedImages(
   transactions: readonly Transaction[],
   before: EditorState,
@@ -42,12 +55,16 @@ export function dropEmptiedImages(
   if (!transactions.some((tr) => tr.docChanged)) return null;
   // The rest of the page being appended as it opens (fill.ts): its empty blocks were read so.
   if (transactions.some((tr) => tr.getMeta(FILL_META))) return null;
-  const now = emptyImages(after.doc);
+  const now = emptyImagesIn(after.doc, changedRanges(transactions));
   if (!now.length) return null;
-  const kept = new Set(
-    emptyImages(before.doc).map((pos) => transactions.reduce((at, tr) => tr.mapping.map(at, 1), pos)),
-  );
-  const emptied = now.filter((pos) => !kept.has(pos));
+  const mapping = new Mapping();
+  for (const tr of transactions) mapping.appendMapping(tr.mapping);
+  const back = mapping.invert();
+  const wasEmpty = (pos: number) =>
+    [back.map(pos, -1), back.map(pos, 1)].some(
+      (old) => isEmptyImages(before.doc.nodeAt(old)) && mapping.map(old, 1) === pos,
+    );
+  const emptied = now.filter((pos) => !wasEmpty(pos));
   if (!emptied.length) return null;
   const tr = after.tr;
   for (const pos of emptied.reverse()) {
