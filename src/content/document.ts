@@ -134,6 +134,8 @@ export interface Table {
     view: { type: 'grid'; columns: string[]; hideHeader: boolean };
     records: Record<string, TableRecord>;
     definition: Record<string, TableDefinition>;
+    /** Merged cells, resolved against the rows in order and the visible columns (cell-merges.ts). */
+    cellMerges?: unknown[];
   };
   fragments: Fragment[];
 }

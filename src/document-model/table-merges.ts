@@ -1,29 +1,16 @@
 /**
- * Shows a table's merged cells (`data.cellMerges`: an anchor record and column, a row and a column
- * span) as the published table does: the anchor cell spans the range, the cells it covers are not
- * drawn. Drawn only (decorations): the document keeps every cell and the merges as read, so the table
- * is written back unchanged (table.ts keeps `cellMerges` in the table's `data`). Anchors resolve as
- * the format says, against the rows in order and the visible columns; a merge out of the table, of
- * one cell, or overlapping an earlier one is not drawn.
+ * Shows a table's merged cells (`data.cellMerges`, resolved by cell-merges.ts as the published table
+ * resolves them): the anchor cell spans the range, the cells it covers are not drawn. Drawn only
+ * (decorations): the document keeps every cell and the merges as read, so the table is written back
+ * unchanged (table.ts keeps `cellMerges` in the table's `data`).
  */
 import type { Node } from '@tiptap/pm/model';
 import { Plugin, PluginKey } from '@tiptap/pm/state';
 import { Decoration, DecorationSet } from '@tiptap/pm/view';
 import { isObject } from './attrs.js';
+import { type CellMerge, resolveCellMerges } from './cell-merges.js';
 import { changedRanges } from './changed-ranges.js';
 import { TABLE } from './registry.js';
-
-export interface CellMerge {
-  /** Body row (0: the first record) and visible column of the anchor. */
-  row: number;
-  column: number;
-  rowSpan: number;
-  colSpan: number;
-}
-
-const SPAN_LIMIT = 50;
-const span = (value: unknown) =>
-  typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= SPAN_LIMIT ? value : 0;
 
 /** The merges of an editor table node that can be drawn, positionally. */
 export function tableMerges(table: Node): CellMerge[] {
@@ -39,26 +26,12 @@ export function tableMerges(table: Node): CellMerge[] {
   header?.forEach((cell) => {
     columns.push(cell.attrs.column);
   });
-  const width = Math.max(0, ...rows.map((row) => row.childCount));
-  const taken = new Set<string>();
-  const out: CellMerge[] = [];
-  for (const merge of merges) {
-    if (!isObject(merge) || !isObject(merge.anchor)) continue;
-    const row = body.findIndex((r) => r.attrs.id === (merge.anchor as { record?: unknown }).record);
-    const column = columns.indexOf((merge.anchor as { column?: unknown }).column);
-    const rowSpan = span(merge.rowSpan);
-    const colSpan = span(merge.colSpan);
-    if (row < 0 || column < 0 || rowSpan * colSpan < 2) continue;
-    if (row + rowSpan > body.length || column + colSpan > width) continue;
-    const cells: string[] = [];
-    for (let r = row; r < row + rowSpan; r++) for (let c = column; c < column + colSpan; c++) cells.push(`${r}:${c}`);
-    // Rows of uneven width (mid-edit) or an overlap: not drawn.
-    if (cells.some((cell) => taken.has(cell))) continue;
-    if (body.slice(row, row + rowSpan).some((r) => r.childCount < column + colSpan)) continue;
-    for (const cell of cells) taken.add(cell);
-    out.push({ row, column, rowSpan, colSpan });
-  }
-  return out;
+  return resolveCellMerges(
+    merges,
+    body.map((row) => row.attrs.id),
+    columns,
+    body.map((row) => row.childCount),
+  );
 }
 
 /** The decorations of the merges of the table at `pos`. */

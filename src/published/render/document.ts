@@ -24,7 +24,8 @@ import {
   type Table,
   type Tabs,
 } from '../../content/document.js';
-import { compareOrderIndex } from '../../document-model/order-index.js';
+import { cellSpans, resolveCellMerges } from '../../document-model/cell-merges.js';
+import { recordsInOrder } from '../../document-model/order-index.js';
 import { safeUrl } from '../../lib/safe-url.js';
 import { type CodeThemes, HighlightBudget, highlight, languageOf } from './highlight.js';
 
@@ -173,14 +174,31 @@ export class DocumentRenderer {
       const alignment = definitions[i]?.textAlignment;
       return alignment && alignment !== 'left' ? { className: [`align-${alignment}`] } : {};
     };
-    const records = Object.values(block.data.records).sort((a, b) => compareOrderIndex(a.orderIndex, b.orderIndex));
-    const rows = records.map((record) =>
+    const records = recordsInOrder(block.data.records);
+    // A merged range is drawn as its anchor cell spanning it; the cells it covers are not drawn.
+    const spans = cellSpans(
+      resolveCellMerges(
+        block.data.cellMerges,
+        records.map(([id]) => id),
+        columns,
+      ),
+    );
+    const rows = records.map(([, record], r) =>
       h(
         'tr',
-        columns.map((column, i) => {
+        columns.flatMap((column, i) => {
+          const merged = spans(r, i);
+          if (merged === 'covered') return [];
           const value: unknown = record.values[column];
           const fragment = typeof value === 'string' ? fragments.get(value) : undefined;
-          return h('td', align(i), fragment ? this.fragment(fragment) : value == null ? [] : [text(nodeText(value))]);
+          const span = merged ? { colSpan: merged.colSpan, rowSpan: merged.rowSpan } : {};
+          return [
+            h(
+              'td',
+              { ...align(i), ...span },
+              fragment ? this.fragment(fragment) : value == null ? [] : [text(nodeText(value))],
+            ),
+          ];
         }),
       ),
     );
