@@ -20,7 +20,7 @@ const paragraph = (text: string) => ({
 });
 
 /** A one-column table of `rows` (id, orderIndex, text), records written in that order. */
-const table = (rows: Array<[string, string, string]>) =>
+const table = (rows: Array<[string, string, string]>, cellMerges: unknown[] = []) =>
   ({
     object: 'block',
     type: 'table',
@@ -29,6 +29,7 @@ const table = (rows: Array<[string, string, string]>) =>
       view: { type: 'grid', columns: ['c'] },
       definition: { c: { id: 'c', type: 'text', title: 'Fruit' } },
       records: Object.fromEntries(rows.map(([id, orderIndex]) => [id, { orderIndex, values: { c: `${id}-c` } }])),
+      cellMerges,
     },
     fragments: rows.map(([id, , text]) => ({ object: 'fragment', fragment: `${id}-c`, nodes: [paragraph(text)] })),
   }) as unknown as DocumentNode;
@@ -47,5 +48,22 @@ describe('the reader’s table', () => {
     expect(['a0a', 'a0V'].sort((a, b) => a.localeCompare(b))).toEqual(['a0a', 'a0V']);
     const html = renderToStaticMarkup(createElement(Blocks, { nodes: [table(rows)] }));
     expect(rowTexts(html)).toEqual(['First', 'Second', 'Third', 'Fourth']);
+  });
+
+  it('draws a merged range as its anchor spanning it, the cells it covers left out (as the editor does)', () => {
+    const rows: Array<[string, string, string]> = [
+      ['r1', 'a0', 'Apple'],
+      ['r2', 'a1', 'Pear'],
+      ['r3', 'a2', 'Plum'],
+    ];
+    const merges = [
+      { anchor: { record: 'r1', column: 'c' }, rowSpan: 2, colSpan: 1 },
+      // Out of the table: not drawn.
+      { anchor: { record: 'r3', column: 'c' }, rowSpan: 2, colSpan: 1 },
+    ];
+    const html = renderToStaticMarkup(createElement(Blocks, { nodes: [table(rows, merges)] }));
+    expect(html).toContain(
+      '<tr><td colSpan="1" rowSpan="2"><p>Apple</p></td></tr><tr></tr><tr><td><p>Plum</p></td></tr>',
+    );
   });
 });

@@ -1,5 +1,6 @@
 /** Blocks of a Document, drawn as the published site draws them (src/published/render/document.ts). */
 import type { ReactNode } from 'react';
+import { cellSpans, resolveCellMerges } from '../../../../src/document-model/cell-merges.js';
 import { recordsInOrder } from '../../../../src/document-model/order-index.js';
 import { useDocumentContext } from './Document';
 import { Inlines, textOf } from './inlines';
@@ -165,6 +166,7 @@ interface TableData {
   view?: { columns?: string[]; hideHeader?: boolean };
   definition?: Record<string, { title?: string }>;
   records?: Record<string, { orderIndex?: string; values?: Record<string, unknown> }>;
+  cellMerges?: unknown;
 }
 
 function Table({ node }: { node: ElementNode }): ReactNode {
@@ -173,6 +175,14 @@ function Table({ node }: { node: ElementNode }): ReactNode {
   const fragments = new Map((node.fragments ?? []).map((f) => [(f as { fragment?: string }).fragment, f]));
   // Ordered as the editor and the published site order them (code units, not the locale's order).
   const records = recordsInOrder(data.records ?? {});
+  // A merged range is drawn as its anchor cell spanning it, as the editor and the published site do.
+  const spans = cellSpans(
+    resolveCellMerges(
+      data.cellMerges,
+      records.map(([id]) => id),
+      columns,
+    ),
+  );
   return (
     // A wide table scrolls in its own region, which keyboard users can focus.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to scroll by keyboard
@@ -190,13 +200,17 @@ function Table({ node }: { node: ElementNode }): ReactNode {
           </thead>
         )}
         <tbody>
-          {records.map(([id, record]) => (
+          {records.map(([id, record], r) => (
             <tr key={id}>
-              {columns.map((column) => {
+              {columns.map((column, c) => {
+                const merged = spans(r, c);
+                if (merged === 'covered') return null;
                 const value = record.values?.[column];
                 const cell = typeof value === 'string' ? fragments.get(value) : undefined;
                 return (
-                  <td key={column}>{cell ? <Blocks nodes={cell.nodes} /> : value == null ? '' : String(value)}</td>
+                  <td key={column} colSpan={merged?.colSpan} rowSpan={merged?.rowSpan}>
+                    {cell ? <Blocks nodes={cell.nodes} /> : value == null ? '' : String(value)}
+                  </td>
                 );
               })}
             </tr>
