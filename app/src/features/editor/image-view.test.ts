@@ -67,7 +67,8 @@ describe('dropEmptiedImages', () => {
   });
 
   it('deletes what it deleted when it walked the whole document', () => {
-    const doc = () => type('doc').create(null, [para('a'), images(), para('b'), images(image('1'), image('2')), para()]);
+    const doc = () =>
+      type('doc').create(null, [para('a'), images(), para('b'), images(image('1'), image('2')), para()]);
     // Positions: para a 0–3, empty images 3–5, para b 5–8, images 8–12 (images at 9 and 10), para 12–15.
     const cases: Record<string, Array<(state: EditorState) => Transaction>> = {
       'one of two images deleted': [(s) => s.tr.delete(9, 10)],
