@@ -4,8 +4,10 @@
  * cursors, list keys (Enter, Tab, Shift-Tab, Backspace in items), the Markdown shortcuts (`#`,
  * `-`, `1.`, `>`, three backticks, `**…**`, `*…*`, `` `…` ``, `~~…~~`), the ways out of a block that
  * ends the page (Enter twice at the end of a code block, Enter in an empty last paragraph of a hint or
- * quote, ArrowDown after the last block), and the caret read before each key. StarterKit brings the
- * first three with every one of its own nodes turned off: the model's nodes stand alone.
+ * quote, ArrowDown after the last block), and the caret read before each key. The first three are
+ * TipTap's own extensions, imported one by one rather than through StarterKit: StarterKit bundles
+ * every one of its nodes and marks (and linkify) even when turned off, and the model's nodes stand
+ * alone.
  */
 import {
   type Editor,
@@ -17,10 +19,11 @@ import {
   textblockTypeInputRule,
   wrappingInputRule,
 } from '@tiptap/core';
+import { ListKeymap } from '@tiptap/extension-list';
+import { Dropcursor, Gapcursor, UndoRedo } from '@tiptap/extensions';
 import type { Node as ProseMirrorNode } from '@tiptap/pm/model';
 import { type EditorState, Plugin, Selection, TextSelection, type Transaction } from '@tiptap/pm/state';
 import type { EditorView } from '@tiptap/pm/view';
-import StarterKit from '@tiptap/starter-kit';
 
 const LISTS = ['bulletList', 'orderedList', 'taskList'];
 
@@ -233,27 +236,10 @@ const CaretBeforeKeys = Extension.create({
 
 /** The extensions the page editor adds to the model's. */
 export const writingExtensions = [
-  StarterKit.configure({
-    blockquote: false,
-    bold: false,
-    bulletList: false,
-    code: false,
-    codeBlock: false,
-    document: false,
-    hardBreak: false,
-    heading: false,
-    horizontalRule: false,
-    italic: false,
-    listItem: false,
-    link: false,
-    orderedList: false,
-    paragraph: false,
-    strike: false,
-    text: false,
-    underline: false,
-    trailingNode: false,
-    listKeymap: { listTypes: [{ itemName: 'listItem', wrapperNames: LISTS }] },
-  }),
+  UndoRedo,
+  Dropcursor,
+  Gapcursor,
+  ListKeymap.configure({ listTypes: [{ itemName: 'listItem', wrapperNames: LISTS }] }),
   MarkdownShortcuts,
   CaretBeforeKeys,
 ];
