@@ -90,9 +90,9 @@ export function commentHandlers(app: App) {
         page,
         node,
       });
-      const view = await viewFor(request, posted, [posted.comment]);
+      // The comment as its event presents it to the caller: nothing read again.
       reply.code(201).header('location', app.urls.api(commentPath(posted.thread, posted.comment.id)));
-      return presentComment(view, posted.thread, posted.comment);
+      return posted.presented;
     },
 
     async get(request: Req<CommentParams, Static<typeof FormatQuery>>) {
@@ -131,9 +131,8 @@ export function commentHandlers(app: App) {
       const posted = await postReply(ctx, refOf(request.params), request.params.commentId, {
         body: bodyInput(request.body.body),
       });
-      const view = await viewFor(request, posted, [posted.reply]);
       reply.code(201).header('location', app.urls.api(replyPath(posted.thread, posted.comment.id, posted.reply.id)));
-      return presentReply(view, posted.thread, posted.comment.id, posted.reply);
+      return posted.presented;
     },
 
     async getReply(request: Req<ReplyParams, Static<typeof FormatQuery>>) {

@@ -22,3 +22,18 @@ export async function loadCommentContext(
   const users = await findUsersByIds(db, referencedUsers(rows, reactions, stats));
   return { urls, users, reactions, replyStats: stats, viewer, format };
 }
+
+/**
+ * What presenting `row` needs when it was inserted in the transaction `trx` runs: it has no
+ * reactions and no replies yet (both reference it, and no one else sees it before the commit), so
+ * only its author is read.
+ */
+export async function newCommentContext(
+  trx: DbOrTrx,
+  urls: Urls,
+  viewer: CommentContext['viewer'],
+  row: CommentRow,
+): Promise<CommentContext> {
+  const users = await findUsersByIds(trx, [row.posted_by]);
+  return { urls, users, reactions: [], replyStats: [], viewer, format: 'document' };
+}

@@ -3,6 +3,7 @@
  * `comment` role (or higher) post, reply and react; authors edit their own bodies; authors and
  * space admins resolve and delete. Who cannot read the space gets 404, readers 403.
  */
+import type { Static } from 'typebox';
 import type { JsonDocument } from '../../content/document.js';
 import { findPage, loadRevision } from '../../content/store.js';
 import type { DbOrTrx } from '../../core/service.js';
@@ -21,7 +22,7 @@ import { atLeast } from '../../permissions/roles.js';
 import { authorizeChangeRequest } from '../change-requests/open.js';
 import { findMembersByKeys } from '../members/repo.js';
 import { type BodyInput, mentionCandidates, mentionedUsers, readBody } from './body.js';
-import { loadCommentContext } from './load.js';
+import { loadCommentContext, newCommentContext } from './load.js';
 import { presentComment, presentReply } from './present.js';
 import {
   addReactions,
@@ -33,6 +34,7 @@ import {
   type Thread,
   updateComment as updateCommentRow,
 } from './repo.js';
+import type { Comment, CommentReply } from './schemas.js';
 
 /** Most distinct members one body may mention. */
 export const MAX_MENTIONS = 50;
@@ -143,8 +145,12 @@ export async function recordCommentEvent(
   open: OpenThread,
   type: Extract<EventType, `comment.${string}`>,
   row: CommentRow,
-): Promise<void> {
-  const view = await loadCommentContext(trx, ctx.urls, { userId: actingUser(ctx).id, role: open.role }, [row]);
+): Promise<Static<typeof Comment> | Static<typeof CommentReply>> {
+  const viewer = { userId: actingUser(ctx).id, role: open.role };
+  const view =
+    type === 'comment.created'
+      ? await newCommentContext(trx, ctx.urls, viewer, row)
+      : await loadCommentContext(trx, ctx.urls, viewer, [row]);
   const object = row.parent_id
     ? presentReply(view, open.thread, row.parent_id, row)
     : presentComment(view, open.thread, row);
@@ -159,6 +165,7 @@ export async function recordCommentEvent(
     target: { object: object.object, id: row.id },
     data: { object },
   });
+  return object;
 }
 
 export interface PostCommentInput {
@@ -174,13 +181,16 @@ type Placement = Pick<
   'space_id' | 'change_request_id' | 'parent_id' | 'review_id' | 'revision_id' | 'page_id' | 'node_id'
 >;
 
-/** Writes a new comment or reply of the acting user at `placement`, and records `comment.created`. */
+/**
+ * Writes a new comment or reply of the acting user at `placement`, and records `comment.created`;
+ * with the row, its event's object: the caller's answer (the same viewer, format and data).
+ */
 async function insertNew(
   ctx: ServiceContext,
   open: OpenThread,
   input: BodyInput,
   placement: Placement,
-): Promise<CommentRow> {
+): Promise<{ row: CommentRow; presented: Static<typeof Comment> | Static<typeof CommentReply> }> {
   const { body, mentions } = await prepareBody(ctx, open.space, input, 'body/body');
   const row: CommentRow = {
     id: newId(),
@@ -199,11 +209,11 @@ async function insertNew(
     resolved_by: null,
     resolved_at: null,
   };
-  await inTransaction(ctx.db, async (trx) => {
+  const presented = await inTransaction(ctx.db, async (trx) => {
     await insertComment(trx, row);
-    await recordCommentEvent(trx, ctx, open, 'comment.created', row);
+    return recordCommentEvent(trx, ctx, open, 'comment.created', row);
   });
-  return row;
+  return { row, presented };
 }
 
 /** Posts a top-level comment, on a page of the thread's current revision when `page` is given. */
@@ -218,7 +228,7 @@ export async function postComment(ctx: ServiceContext, ref: ThreadRef, input: Po
       throw badRequest(`body/page: page ${input.page} is not in revision ${revisionId}`);
     }
   }
-  const row = await insertNew(ctx, open, input.body, {
+  const { row, presented } = await insertNew(ctx, open, input.body, {
     space_id: open.space.id,
     change_request_id: open.changeRequest?.id ?? null,
     parent_id: null,
@@ -227,7 +237,8 @@ export async function postComment(ctx: ServiceContext, ref: ThreadRef, input: Po
     page_id: input.page ?? null,
     node_id: input.node ?? null,
   });
-  return { ...open, comment: row };
+  // A top-level row: presented as a Comment.
+  return { ...open, comment: row, presented: presented as Static<typeof Comment> };
 }
 
 export interface UpdateInput {
@@ -288,8 +299,13 @@ function requireDeletable(ctx: ServiceContext, open: OpenThread, row: CommentRow
 export async function postReply(ctx: ServiceContext, ref: ThreadRef, commentId: string, input: { body: BodyInput }) {
   const open = await openThread(ctx, ref, 'comment', 'reply to comments');
   const comment = await requireComment(ctx, open, commentId);
-  const row = await insertNew(ctx, open, input.body, { ...comment, parent_id: comment.id, review_id: null });
-  return { ...open, comment, reply: row };
+  const { row, presented } = await insertNew(ctx, open, input.body, {
+    ...comment,
+    parent_id: comment.id,
+    review_id: null,
+  });
+  // A reply: presented as a CommentReply.
+  return { ...open, comment, reply: row, presented: presented as Static<typeof CommentReply> };
 }
 
 export async function updateReply(
