@@ -153,6 +153,20 @@ export async function findSpaceForRead(db: DbOrTrx, id: string): Promise<SpaceFo
   return { row: found, counts: countsOf(found), hasGitSync: Boolean(Number(found.git_synced)) };
 }
 
+export interface SpaceToPresent {
+  row: SpaceRow;
+  counts: SpaceCounts;
+  gitSync: GitSyncRow | undefined;
+}
+
+/** A space with all that presenting it needs: one query, two when it has a Git Sync connection. */
+export async function findSpaceToPresent(db: DbOrTrx, id: string): Promise<SpaceToPresent | undefined> {
+  const found = await findSpaceForRead(db, id);
+  if (!found) return undefined;
+  const gitSync = found.hasGitSync ? (await gitSyncOf(db, [id])).get(id) : undefined;
+  return { row: found.row, counts: found.counts, gitSync };
+}
+
 /** The counters selected by {@link selectSpacesWithCounters}, as a Space shows them. */
 function countsOf(found: {
   cr_total: number | string | null;

@@ -1,7 +1,6 @@
 /** Spaces: create and list in an organization; get, update, soft-delete, restore and move one. */
 import { Type } from 'typebox';
 import { readsParts } from '../../core/answer-scope.js';
-import type { SpaceRow } from '../../db/schema.js';
 import { changeRequestCountsPart, spaceListPart, spacePart } from '../../db/scope-parts.js';
 import { gitSyncOf } from '../../git/state.js';
 import type { App } from '../../http/app.js';
@@ -11,16 +10,15 @@ import { notFound } from '../../lib/errors.js';
 import { ListQuery, PagedList, paginateArray } from '../../lib/paging.js';
 import { NoContent, Params } from '../../lib/schemas.js';
 import { authorizeLoadedSpace } from '../../permissions/content.js';
-import { loadViewer, type Viewer } from '../../permissions/resolver.js';
+import { loadViewer } from '../../permissions/resolver.js';
 import { atLeast } from '../../permissions/roles.js';
 import { presentSpace, presentSpaces } from './present.js';
 import {
-  findSpace,
   findSpaceForRead,
   findSpacesWithExtras,
+  findSpaceToPresent,
   listSpaceNodes,
   type SpaceForRead,
-  spaceExtras,
 } from './repo.js';
 import { CreateSpaceBody, MoveBody, Space, SpaceParams, UpdateSpaceBody } from './schemas.js';
 import { createSpace, deleteSpace, duplicateSpace, moveSpace, restoreSpace, updateSpace } from './service.js';
@@ -28,16 +26,13 @@ import { createSpace, deleteSpace, duplicateSpace, moveSpace, restoreSpace, upda
 const tags = ['spaces'];
 
 export default async function spaceRoutes(app: App) {
-  async function present(rows: SpaceRow[], viewer: Viewer) {
-    return presentSpaces(rows, viewer, await spaceExtras(app.db, rows), app.urls);
-  }
-
   /** The space as it is now (after a change), as `userId` sees it. */
   async function presentOne(spaceId: string, userId: string) {
-    const space = await findSpace(app.db, spaceId);
-    if (!space) throw notFound(`space ${spaceId} not found`);
-    const [presented] = await present([space], await loadViewer(app.db, space.organization_id, userId));
-    return presented as NonNullable<typeof presented>;
+    const found = await findSpaceToPresent(app.db, spaceId);
+    if (!found) throw notFound(`space ${spaceId} not found`);
+    const { row, counts, gitSync } = found;
+    const viewer = await loadViewer(app.db, row.organization_id, userId);
+    return presentSpace(row, viewer.roleOnSpace(row), counts, app.urls, gitSync);
   }
 
   app.post(

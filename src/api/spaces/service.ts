@@ -21,10 +21,8 @@ import type { CreateSpaceBody, UpdateSpaceBody } from './schemas.js';
 
 /** A space as the API presents it to `role`, read in `trx` (the event's `data.object`). */
 async function presented(trx: DbOrTrx, ctx: ServiceContext, spaceId: string, role: Role | null) {
-  const space = (await repo.findSpace(trx, spaceId)) as SpaceRow;
-  const extras = await repo.spaceExtras(trx, [space]);
-  const counts = extras.counts.get(space.id) as repo.SpaceCounts;
-  return { space, object: presentSpace(space, role, counts, ctx.urls, extras.gitSync.get(space.id)) };
+  const { row: space, counts, gitSync } = (await repo.findSpaceToPresent(trx, spaceId)) as repo.SpaceToPresent;
+  return { space, object: presentSpace(space, role, counts, ctx.urls, gitSync) };
 }
 
 /** Records `type` on the space as it is now (in `trx`), with the fields it changed when `before` is given. */
