@@ -7,7 +7,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { markedSnippet, matchRanges, snippet } from '../../src/search/pages.js';
+import { collapseWhitespace, markedSnippet, matchRanges, snippet } from '../../src/search/pages.js';
 import {
   formsMatcher,
   matchesInside,
@@ -112,6 +112,19 @@ describe('folding and snippets', () => {
         );
       }),
       { numRuns: 500 },
+    );
+  });
+
+  it('collapse white space as one replacement of every run does', () => {
+    const spaced = fc.string({
+      unit: fc.constantFrom('a', 'b', ' ', ' ', '\n', '\t', '\r\n', '\u00a0', '\u2003', '\u3000', '\ufeff', 'é'),
+      maxLength: 40,
+    });
+    fc.assert(
+      fc.property(spaced, (s) => {
+        expect(collapseWhitespace(s)).toBe(s.replace(/\s+/g, ' ').trim());
+      }),
+      { numRuns: 2000 },
     );
   });
 
