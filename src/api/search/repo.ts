@@ -2,18 +2,23 @@
 import { flattenPages, loadRevision } from '../../content/store.js';
 import type { DbOrTrx } from '../../core/service.js';
 import type { Db } from '../../db/database.js';
+import { prepare } from '../../db/prepared.js';
 import type { SpaceRow } from '../../db/schema.js';
+
+/** Every search starts with this one: precompiled. */
+const liveSpaces = prepare((db, p: { organizationId: string }) =>
+  db
+    .selectFrom('spaces')
+    .selectAll()
+    .where('organization_id', '=', p.organizationId)
+    .where('deleted_at', 'is', null)
+    .orderBy('position')
+    .orderBy('id'),
+);
 
 /** The organization's spaces that are not deleted, in tree position order. */
 export async function listLiveSpaces(db: DbOrTrx, organizationId: string): Promise<SpaceRow[]> {
-  return db
-    .selectFrom('spaces')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('deleted_at', 'is', null)
-    .orderBy('position')
-    .orderBy('id')
-    .execute();
+  return liveSpaces.all(db, { organizationId });
 }
 
 /** What a result shows of a page beyond the index: its description and the titles of its ancestors. */
