@@ -3,7 +3,7 @@
 import type { DbOrTrx } from '../../core/service.js';
 import type { CommentRow } from '../../db/schema.js';
 import type { Urls } from '../../lib/urls.js';
-import { findUsersByIds } from '../users/repo.js';
+import { findUserById, findUsersByIds } from '../users/repo.js';
 import type { BodyFormat } from './body.js';
 import { type CommentContext, referencedUsers } from './present.js';
 import { reactionsOf, replyStats } from './repo.js';
@@ -34,6 +34,7 @@ export async function newCommentContext(
   viewer: CommentContext['viewer'],
   row: CommentRow,
 ): Promise<CommentContext> {
-  const users = await findUsersByIds(trx, [row.posted_by]);
+  const author = await findUserById(trx, row.posted_by);
+  const users = new Map(author ? [[author.id, author]] : []);
   return { urls, users, reactions: [], replyStats: [], viewer, format: 'document' };
 }

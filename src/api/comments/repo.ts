@@ -2,6 +2,7 @@
 import { type Expression, expressionBuilder } from 'kysely';
 import type { DbOrTrx } from '../../core/service.js';
 import { toCount } from '../../db/dialect.js';
+import { prepare } from '../../db/prepared.js';
 import type { CommentReactionRow, CommentRow, Database } from '../../db/schema.js';
 import { type Page, paginate } from '../../lib/paging.js';
 import { type MemberRecord, membersQuery } from '../members/repo.js';
@@ -20,8 +21,32 @@ function inThread(db: DbOrTrx, thread: Thread) {
     : q.where('comments.change_request_id', '=', thread.changeRequestId);
 }
 
+/** A comment row as the arguments of a precompiled query (a type alias, not an interface: see prepare). */
+type CommentArgs = { [K in keyof CommentRow]: CommentRow[K] };
+
+/** The insert of every comment and reply, compiled once (db/prepared.ts): each column its own argument. */
+const insertCommentQuery = prepare((db, p: CommentArgs) =>
+  db.insertInto('comments').values({
+    id: p.id,
+    space_id: p.space_id,
+    change_request_id: p.change_request_id,
+    parent_id: p.parent_id,
+    review_id: p.review_id,
+    revision_id: p.revision_id,
+    page_id: p.page_id,
+    node_id: p.node_id,
+    body: p.body,
+    mentions: p.mentions,
+    posted_by: p.posted_by,
+    posted_at: p.posted_at,
+    edited_at: p.edited_at,
+    resolved_by: p.resolved_by,
+    resolved_at: p.resolved_at,
+  }),
+);
+
 export async function insertComment(db: DbOrTrx, row: CommentRow): Promise<void> {
-  await db.insertInto('comments').values(row).execute();
+  await insertCommentQuery.all(db, row);
 }
 
 /** A top-level comment of the thread. */

@@ -1,4 +1,5 @@
 import type { DbOrTrx } from '../../core/service.js';
+import { prepare } from '../../db/prepared.js';
 import type { UserRow } from '../../db/schema.js';
 import { newId } from '../../lib/ids.js';
 import { nowIso } from '../../lib/time.js';
@@ -11,8 +12,11 @@ export async function findUserByEmail(db: DbOrTrx, email: string): Promise<UserR
   return db.selectFrom('users').selectAll().where('email', '=', normalizeEmail(email)).executeTakeFirst();
 }
 
+/** A user by id, compiled once: a comment's answer reads its author with it. */
+const userById = prepare((db, p: { id: string }) => db.selectFrom('users').selectAll().where('id', '=', p.id));
+
 export async function findUserById(db: DbOrTrx, id: string): Promise<UserRow | undefined> {
-  return db.selectFrom('users').selectAll().where('id', '=', id).executeTakeFirst();
+  return userById.first(db, { id });
 }
 
 /** The user with `email`, created (named `displayName`, or the address's local part) when new. */
