@@ -26,6 +26,8 @@ export const RATIO_GOAL = 0.4;
 export const P99_GOAL_MS = 25;
 /** The scale-out row: two worker processes (PostgreSQL only). */
 export const MIXED_WORKERS = 2;
+/** BENCH_CACHE_CAUSES=1: the one-process server counts why its response cache missed, by route (src/http/cache-diagnosis.ts). */
+const CACHE_CAUSES = process.env.BENCH_CACHE_CAUSES === '1';
 
 export interface MixMeasurement {
   rps: number;
@@ -74,7 +76,11 @@ interface Segment {
   queries: number;
   hits: number;
   misses: number;
+  /** With BENCH_CACHE_CAUSES=1: per route, per outcome of the response cache (src/http/cache-diagnosis.ts). */
+  causes: Causes | null;
 }
+
+type Causes = Map<string, Map<string, number>>;
 
 function percentile(samples: number[], q: number): number {
   if (samples.length === 0) return Number.NaN;
@@ -102,8 +108,14 @@ async function loadMix(
     queries: 0,
     hits: Number.NaN,
     misses: Number.NaN,
+    causes: null,
   };
-  const before = { tree: processTree(server.pid), stats: await server.stats(), lookups: await cacheLookups(server) };
+  const before = {
+    tree: processTree(server.pid),
+    stats: await server.stats(),
+    lookups: await cacheLookups(server),
+    causes: await cacheCauses(server),
+  };
   const url = new URL(server.baseUrl);
   if (url.hostname !== HOST) throw new Error(`refusing to load ${server.baseUrl}: only ${HOST} is benchmarked`);
   const instance = autocannon({
@@ -126,7 +138,13 @@ async function loadMix(
   const result = await instance;
   // Requests cut off when the run stopped may still be running in the server: let them finish.
   await sleep(300);
-  const after = { tree: processTree(server.pid), stats: await server.stats(), lookups: await cacheLookups(server) };
+  const after = {
+    tree: processTree(server.pid),
+    stats: await server.stats(),
+    lookups: await cacheLookups(server),
+    causes: await cacheCauses(server),
+  };
+  if (before.causes && after.causes) segment.causes = subtractCauses(after.causes, before.causes);
   if (before.lookups && after.lookups) {
     segment.hits = after.lookups.hit - before.lookups.hit;
     segment.misses = after.lookups.miss - before.lookups.miss;
@@ -188,6 +206,53 @@ async function cacheLookups(server: Server): Promise<{ hit: number; miss: number
   return { hit: count('hit'), miss: count('miss') };
 }
 
+/** With BENCH_CACHE_CAUSES=1, the response cache's outcomes per route so far (from /metrics). */
+async function cacheCauses(server: Server): Promise<Causes | null> {
+  if (!CACHE_CAUSES || server.name !== 'bindery') return null;
+  const res = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  if (!res.ok) return null;
+  const causes: Causes = new Map();
+  const line = /^bindery_response_cache_diagnosis_total\{route="([^"]*)",outcome="([^"]*)"\} (\S+)$/gm;
+  for (const [, route, outcome, count] of (await res.text()).matchAll(line)) {
+    const outcomes = causes.get(route as string) ?? new Map<string, number>();
+    outcomes.set(outcome as string, Number(count));
+    causes.set(route as string, outcomes);
+  }
+  return causes;
+}
+
+function subtractCauses(after: Causes, before: Causes): Causes {
+  const diff: Causes = new Map();
+  for (const [route, outcomes] of after) {
+    const d = new Map<string, number>();
+    for (const [outcome, n] of outcomes) d.set(outcome, n - (before.get(route)?.get(outcome) ?? 0));
+    diff.set(route, d);
+  }
+  return diff;
+}
+
+/** Logs, per route, the requests and the share of each outcome of the response cache in `segments`. */
+function logCauses(label: string, segments: Segment[]): void {
+  const total: Causes = new Map();
+  for (const s of segments) {
+    for (const [route, outcomes] of s.causes ?? []) {
+      const t = total.get(route) ?? new Map<string, number>();
+      for (const [outcome, n] of outcomes) t.set(outcome, (t.get(outcome) ?? 0) + n);
+      total.set(route, t);
+    }
+  }
+  if (total.size === 0) return;
+  log(`[${label}] response cache by route: lookups, then each outcome's share`);
+  const rows = [...total].map(([route, o]) => [route, o, [...o.values()].reduce((a, b) => a + b, 0)] as const);
+  for (const [route, outcomes, n] of rows.sort((a, b) => b[2] - a[2])) {
+    const shares = [...outcomes]
+      .filter(([, c]) => c > 0)
+      .sort((a, b) => b[1] - a[1])
+      .map(([o, c]) => `${o} ${((100 * c) / n).toFixed(1)} %`);
+    log(`  ${route}  ${n}  ${shares.join(', ')}`);
+  }
+}
+
 /** The read mix and the mix with writes, after a warm-up of each, in two interleaved rounds. */
 async function measureMix(server: Server, world: MixedWorld, ledger: WriteLedger, label: string): Promise<MixRun> {
   log(`[${label}] warm-up`);
@@ -200,6 +265,8 @@ async function measureMix(server: Server, world: MixedWorld, ledger: WriteLedger
     reads.push(await loadMix(server, world, ledger, 0, MIXED_DURATION / 2, 10 + round));
     mixed.push(await loadMix(server, world, ledger, MIXED_WRITE_SHARE, MIXED_DURATION / 2, 20 + round));
   }
+  logCauses(`${label} read mix`, reads);
+  logCauses(`${label} mix`, mixed);
   return { processes: label, reads: summarize(reads), mixed: summarize(mixed) };
 }
 
@@ -224,7 +291,10 @@ export async function benchMixed(label: string, databaseUrl: string): Promise<Mi
   }
   const ledger = new WriteLedger();
   const runs: MixRun[] = [];
-  const single = await startBindery(databaseUrl, 1, { METRICS_TOKEN });
+  const single = await startBindery(databaseUrl, 1, {
+    METRICS_TOKEN,
+    ...(CACHE_CAUSES ? { RESPONSE_CACHE_DIAGNOSIS: '1' } : {}),
+  });
   try {
     runs.push(await measureMix(single, world, ledger, '1 process'));
   } finally {

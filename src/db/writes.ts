@@ -51,6 +51,16 @@ export class WriteCounter {
     for (const scope of scopes) if ((this.scopes.get(scope) ?? 0) > since) return false;
     return true;
   }
+
+  /**
+   * For diagnosis (src/http/cache-diagnosis.ts): a dependency among `scopes` that changed after
+   * `since`, `*` for a global change, null for a change of anything when `scopes` is null.
+   */
+  changedDependency(since: number, scopes: readonly string[] | null): string | null {
+    if (this.everything > since) return '*';
+    if (scopes === null) return null;
+    return scopes.find((scope) => (this.scopes.get(scope) ?? 0) > since) ?? null;
+  }
 }
 
 /**

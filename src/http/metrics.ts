@@ -123,6 +123,22 @@ export class Metrics {
         counted.miss = cache.misses;
       },
     });
+    const diagnosed = new Map<string, number>();
+    new Counter({
+      name: 'bindery_response_cache_diagnosis_total',
+      help: 'GET requests by route and what the response cache did (RESPONSE_CACHE_DIAGNOSIS=1: hit, or why it missed)',
+      labelNames: ['route', 'outcome'],
+      registers,
+      collect() {
+        for (const [route, outcomes] of responseCache()?.diagnosis?.counts ?? []) {
+          for (const [outcome, count] of outcomes) {
+            const label = `${route} ${outcome}`;
+            this.inc({ route, outcome }, count - (diagnosed.get(label) ?? 0));
+            diagnosed.set(label, count);
+          }
+        }
+      },
+    });
     new Gauge({
       name: 'bindery_response_cache_bytes',
       help: 'Memory held by answers kept in the response cache',

@@ -23,6 +23,7 @@ import fp from 'fastify-plugin';
 import { AnswerScope, collectAnswerScope } from '../core/answer-scope.js';
 import type { WriteCounter } from '../db/writes.js';
 import { RecencyMap } from '../lib/recency-map.js';
+import { CacheDiagnosis, scopeKind } from './cache-diagnosis.js';
 
 const MAX_AGE_MS = 10_000;
 /** What an entry costs besides its body (key, object, map slot), roughly. */
@@ -70,16 +71,26 @@ export class ResponseCache {
   misses = 0;
   /** The last global change the entries have seen; a new one empties the cache. */
   private everything = -1;
+  /** Why lookups missed, per route (`RESPONSE_CACHE_DIAGNOSIS=1`); null: not counted. */
+  readonly diagnosis: CacheDiagnosis | null;
 
-  constructor(readonly maxBytes: number) {}
+  constructor(
+    readonly maxBytes: number,
+    diagnose = false,
+  ) {
+    this.diagnosis = diagnose ? new CacheDiagnosis() : null;
+  }
 
   get size(): number {
     return this.entries.size;
   }
 
-  get(key: string, changes: WriteCounter, now: number): Entry | undefined {
+  get(key: string, changes: WriteCounter, now: number, route = ''): Entry | undefined {
     const entry = this.peek(key, changes, now);
-    if (entry === undefined) this.misses++;
+    if (entry === undefined) {
+      this.misses++;
+      this.diagnosis?.miss(route, key);
+    }
     return entry;
   }
 
@@ -91,9 +102,11 @@ export class ResponseCache {
     if (entry.expires <= now || !changes.unchangedSince(entry.since, entry.dependencies)) {
       this.entries.delete(key);
       this.bytes -= entry.bytes;
+      this.diagnosis?.bury(key, this.dropCause(entry, changes));
       return undefined;
     }
     this.hits++;
+    this.diagnosis?.count(entry.route, 'hit');
     return entry;
   }
 
@@ -108,10 +121,17 @@ export class ResponseCache {
     dependencies: readonly string[] | null,
     changes: WriteCounter,
   ) {
-    if (!changes.unchangedSince(since, dependencies)) return;
+    if (!changes.unchangedSince(since, dependencies)) {
+      this.diagnosis?.bury(key, `refused ${scopeKind(changes.changedDependency(since, dependencies))}`);
+      return;
+    }
     if (changes.everything !== this.everything) this.reset(changes.everything);
     const bytes = answer.body.length + key.length * 2 + ENTRY_OVERHEAD_BYTES;
-    if (bytes > this.maxBytes / 4) return; // one answer must not push out everything else
+    if (bytes > this.maxBytes / 4) {
+      this.diagnosis?.bury(key, 'not kept');
+      return; // one answer must not push out everything else
+    }
+    this.diagnosis?.kept(key);
     const previous = this.entries.delete(key);
     if (previous) this.bytes -= previous.bytes;
     this.entries.set(key, { ...answer, since, dependencies, expires: Date.now() + MAX_AGE_MS, bytes });
@@ -120,10 +140,20 @@ export class ResponseCache {
       const evicted = this.entries.evict();
       if (evicted === undefined) break;
       this.bytes -= evicted[1].bytes;
+      this.diagnosis?.bury(evicted[0], 'evicted');
     }
   }
 
+  /** Why `entry` is no longer served (for the diagnosis): a dependency changed, else its age. */
+  private dropCause(entry: Entry, changes: WriteCounter): string {
+    if (changes.unchangedSince(entry.since, entry.dependencies)) return 'expired';
+    return `dropped ${scopeKind(changes.changedDependency(entry.since, entry.dependencies))}`;
+  }
+
   private reset(everything: number): void {
+    if (this.diagnosis && this.everything !== -1) {
+      for (const key of this.entries.keys()) this.diagnosis.bury(key, 'dropped global');
+    }
     this.entries.clear();
     this.bytes = 0;
     this.everything = everything;
@@ -150,21 +180,25 @@ async function registerResponseCache(app: FastifyInstance, { maxBytes }: { maxBy
     app.decorate('responseCache', null);
     return;
   }
-  const cache = new ResponseCache(maxBytes);
+  const cache = new ResponseCache(maxBytes, process.env.RESPONSE_CACHE_DIAGNOSIS === '1');
   app.decorate('responseCache', cache);
   app.decorateRequest('responseCacheSlot', null);
 
   // Callback hooks: a hit is answered without a promise or a turn of the event loop.
   app.addHook('onRequest', (request, reply, done) => {
     const auth = request.auth;
-    if (request.method !== 'GET' || auth === null || request.routeOptions.config.cacheable !== true) return done();
+    if (request.method !== 'GET' || auth === null || request.routeOptions.config.cacheable !== true) {
+      if (request.method === 'GET') cache.diagnosis?.count(request.routeOptions.url ?? '', 'uncacheable');
+      return done();
+    }
     const changes = feed.changes();
     if (changes === undefined) {
       cache.misses++; // changes elsewhere cannot be known now: nothing is served from memory
+      cache.diagnosis?.count(request.routeOptions.url ?? '', 'no feed');
       return done();
     }
     const key = keyOf(request, auth.tokenId);
-    const entry = cache.get(key, changes, Date.now());
+    const entry = cache.get(key, changes, Date.now(), request.routeOptions.url);
     if (entry === undefined) {
       const reads = new AnswerScope(auth.user.id);
       request.responseCacheSlot = { key, since: changes.committed, reads };
@@ -194,7 +228,7 @@ async function registerResponseCache(app: FastifyInstance, { maxBytes }: { maxBy
       const body = typeof payload === 'string' ? Buffer.from(payload) : payload;
       const route = request.routeOptions.url ?? request.url;
       cache.set(slot.key, { body, etag, contentType, route }, slot.since, slot.reads.dependencies(), changes);
-    }
+    } else cache.diagnosis?.bury(slot.key, 'not kept');
     done(null, payload);
   });
 }

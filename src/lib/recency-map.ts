@@ -52,6 +52,10 @@ export class RecencyMap<K, V> {
     this.slots.clear();
   }
 
+  keys(): IterableIterator<K> {
+    return this.slots.keys();
+  }
+
   /** Removes the entry to evict next and returns it; undefined when empty. */
   evict(): [K, V] | undefined {
     for (const [key, slot] of this.slots) {

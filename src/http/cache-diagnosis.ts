@@ -1,0 +1,56 @@
+/**
+ * Why the response cache (src/http/response-cache.ts) missed, per route: on with
+ * `RESPONSE_CACHE_DIAGNOSIS=1` (the mixed-traffic bench sets it with `BENCH_CACHE_CAUSES=1`), and
+ * reported by `/metrics` as `bindery_response_cache_diagnosis_total{route,outcome}`. Off, nothing
+ * here runs.
+ *
+ * Each answer dropped (or refused) leaves a tombstone under its key saying why; the next lookup of
+ * that key that misses counts the cause:
+ * - `hit`;
+ * - `cold`: the key was never kept (first read, or its tombstone was forgotten);
+ * - `dropped <scope kind>`: a write of a scope it depended on committed (`org`, `orgbase`, `space`,
+ *   `cr`, `space-crs`, …; `user`; `global`: a change of unknown scope; `any`: the answer did not say
+ *   what it read);
+ * - `expired`: nothing it depended on changed, but it was older than the age bound;
+ * - `evicted`: pushed out by the byte budget;
+ * - `refused <scope kind>`: a write of a scope it read committed while it was computed;
+ * - `not kept`: its answer was not a 200 JSON body, or too large;
+ * - `no feed`: changes could not be known then (nothing is served from memory);
+ * - `uncacheable`: a GET of a route not declared `cacheable`.
+ */
+export class CacheDiagnosis {
+  /** Per route pattern, per outcome: lookups. */
+  readonly counts = new Map<string, Map<string, number>>();
+  private readonly tombstones = new Map<string, string>();
+
+  count(route: string, outcome: string): void {
+    let outcomes = this.counts.get(route);
+    if (outcomes === undefined) {
+      outcomes = new Map();
+      this.counts.set(route, outcomes);
+    }
+    outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
+  }
+
+  /** Counts a miss of `key`, by the cause its tombstone names. */
+  miss(route: string, key: string): void {
+    this.count(route, this.tombstones.get(key) ?? 'cold');
+  }
+
+  /** The answer under `key` went (or was not kept) for `cause`. */
+  bury(key: string, cause: string): void {
+    if (this.tombstones.size >= 500_000) this.tombstones.clear();
+    this.tombstones.set(key, cause);
+  }
+
+  kept(key: string): void {
+    this.tombstones.delete(key);
+  }
+}
+
+/** The kind of a scope (`org:…` → `org`), as the diagnosis names it. */
+export function scopeKind(scope: string | null): string {
+  if (scope === null) return 'any';
+  if (scope === '*') return 'global';
+  return scope.slice(0, scope.indexOf(':'));
+}
