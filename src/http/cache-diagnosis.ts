@@ -7,7 +7,9 @@
  * Each answer dropped (or refused) leaves a tombstone under its key saying why; the next lookup of
  * that key that misses counts the cause:
  * - `hit`;
- * - `cold`: the key was never kept (first read, or its tombstone was forgotten);
+ * - `cold`: the key's first lookup;
+ * - `in flight`: the answer of an earlier miss of the same key is still being computed;
+ * - `unexplained`: looked up before, with no cause noted (none expected);
  * - `dropped <scope kind>`: a write of a scope it depended on committed (`org`, `orgbase`, `space`,
  *   `cr`, `space-crs`, …; `user`; `global`: a change of unknown scope; `any`: the answer did not say
  *   what it read);
@@ -32,19 +34,34 @@ export class CacheDiagnosis {
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
   }
 
+  /** Keys looked up so far (to tell a first lookup from one whose answer went unnoticed). */
+  private readonly seen = new Set<string>();
+  /** Keys whose answer is being computed after a miss. */
+  private readonly computing = new Set<string>();
+
   /** Counts a miss of `key`, by the cause its tombstone names. */
   miss(route: string, key: string): void {
-    this.count(route, this.tombstones.get(key) ?? 'cold');
+    const cause = this.computing.has(key)
+      ? 'in flight'
+      : (this.tombstones.get(key) ?? (this.seen.has(key) ? 'unexplained' : 'cold'));
+    this.seen.add(key);
+    this.computing.add(key);
+    this.count(route, cause);
   }
 
   /** The answer under `key` went (or was not kept) for `cause`. */
   bury(key: string, cause: string): void {
-    if (this.tombstones.size >= 500_000) this.tombstones.clear();
+    if (this.tombstones.size >= 500_000) {
+      this.tombstones.clear();
+      this.seen.clear();
+    }
     this.tombstones.set(key, cause);
+    this.computing.delete(key);
   }
 
   kept(key: string): void {
     this.tombstones.delete(key);
+    this.computing.delete(key);
   }
 }
 
