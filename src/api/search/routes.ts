@@ -13,7 +13,7 @@
 
 import { readsParts } from '../../core/answer-scope.js';
 import type { SpaceRow } from '../../db/schema.js';
-import { spaceListPart, spacePart } from '../../db/scope-parts.js';
+import { spacePart, spaceSetPart } from '../../db/scope-parts.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
 import { paginateArray } from '../../lib/paging.js';
@@ -64,13 +64,18 @@ export default async function searchRoutes(app: App) {
       const { organizationId } = request.params;
       const { user } = caller(request);
       await requireOrgMember(app.db, organizationId, user.id);
-      readsParts(spaceListPart(organizationId)); // the live spaces, their index (db/scope-parts.ts)
+      // What the answer shows of its organization (db/scope-parts.ts): which spaces exist, and the
+      // title and live pages of the spaces it lists. The rest of the spaces' rows it reads decides who
+      // may read them (the base), and their index and live revisions move only with a reindex (the
+      // base too): a rename of a space it does not list leaves it in memory.
+      readsParts(spaceSetPart(organizationId));
       const [viewer, all] = await Promise.all([
         loadViewer(app.db, organizationId, user.id),
         listLiveSpaces(app.db, organizationId),
       ]);
       const readable = all.filter((space) => atLeast(viewer.roleOnSpace(space), 'read'));
       const { page, present } = await searchPage(app, readable, request.query);
+      readsParts(...new Set(page.items.map((r) => spacePart(r.hit.spaceId))));
       const titles = new Map(readable.map((s) => [s.id, s.title]));
       return { ...page, items: presentSpaces(page.items, titles, present) };
     },
