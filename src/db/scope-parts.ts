@@ -45,6 +45,15 @@ export const changeRequestListPart = (spaceId: string) => `space-crs:${spaceId}`
 /** The counts of a space's change requests by status (a Space shows them). */
 export const changeRequestCountsPart = (spaceId: string) => `cr-counts:${spaceId}`;
 
+/**
+ * The part an answer names for a space whose row it reads but none of whose own fields (title,
+ * emoji, comments…) it shows: its content, its change requests. Of the row it depends on the
+ * space's existence (`org-space-set`), who may read it (visibility, default level, parent: their
+ * writes declare the base) and its live revision, which moves only with a reindex in the same
+ * transaction (src/services/live.ts), a write of the search index: the base. So a rename leaves it.
+ */
+export const spaceUnshownPart = (organizationId: string) => spaceSetPart(organizationId);
+
 /** The kind of a part scope. */
 export function kindOf(part: string): PartKind {
   return part.slice(0, part.indexOf(':')) as PartKind;
@@ -72,7 +81,10 @@ const READ_COVER: ReadonlyMap<string, readonly PartKind[]> = new Map<string, Par
   ['change_requests', ['cr', 'space-crs', 'cr-counts']],
   ['change_request_reviewers', ['cr', 'space-crs']],
   ['change_request_reviews', ['cr', 'space-crs']],
-  ['revisions', ['cr', 'space']],
+  // A revision row is only ever inserted: an answer shows one through a pointer it also reads (a
+  // change request's revision, or a space's live one, which moves with the base: see
+  // spaceUnshownPart), so naming what covers the pointer covers it.
+  ['revisions', ['cr', 'space', 'org-space-set']],
   ['comments', ['cr', 'space-crs', 'space', 'org-spaces']],
   ['comment_reactions', ['cr', 'space-crs', 'space', 'org-spaces']],
 ]);

@@ -6,7 +6,7 @@
 import { Type } from 'typebox';
 import { readsParts } from '../../core/answer-scope.js';
 import type { SpaceRow } from '../../db/schema.js';
-import { changeRequestListPart, changeRequestPart, spacePart } from '../../db/scope-parts.js';
+import { changeRequestListPart, changeRequestPart, spaceUnshownPart } from '../../db/scope-parts.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
 import { serviceContext } from '../../http/service-context.js';
@@ -101,7 +101,7 @@ export default async function changeRequestRoutes(app: App) {
         'read',
         'read it',
       );
-      readsParts(spacePart(space.id), changeRequestListPart(space.id));
+      readsParts(spaceUnshownPart(space.organization_id), changeRequestListPart(space.id)); // db/scope-parts.ts
       const { page, extras } = await listChangeRequestsForRead(app.db, space.id, request.query);
       return { ...page, items: presentChangeRequests(page.items, space, extras, app.urls) };
     },
@@ -165,7 +165,7 @@ export default async function changeRequestRoutes(app: App) {
         'read it',
         loadChangeRequestForRead,
       );
-      readsParts(spacePart(space.id), changeRequestPart(changeRequest.id));
+      readsParts(spaceUnshownPart(space.organization_id), changeRequestPart(changeRequest.id)); // db/scope-parts.ts
       return presentChangeRequest(changeRequest, space, changeRequest.extras, app.urls);
     },
   );

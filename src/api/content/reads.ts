@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { findPage, flattenPages, loadRevision, type PageNode, type Snapshot } from '../../content/store.js';
 import { readsParts } from '../../core/answer-scope.js';
 import type { ChangeRequestRow, SpaceRow } from '../../db/schema.js';
-import { changeRequestPart, spacePart } from '../../db/scope-parts.js';
+import { changeRequestPart, spaceUnshownPart } from '../../db/scope-parts.js';
 import { findRevisionGit } from '../../git/state.js';
 import type { App } from '../../http/app.js';
 import { caller } from '../../http/auth.js';
@@ -96,7 +96,7 @@ export function contentReads(app: App) {
     async live(request: FastifyRequest): Promise<Resolved> {
       const params = request.params as { spaceId: string };
       const { row: space } = await authorizeSpace(app.db, caller(request).user.id, params.spaceId, 'read', 'read it');
-      readsParts(spacePart(space.id));
+      readsParts(spaceUnshownPart(space.organization_id)); // no field of the space's own (db/scope-parts.ts)
       const snapshot = await loadRevision(app.db, space, space.revision_id);
       if (!snapshot) throw new Error(`live revision ${space.revision_id} of space ${space.id} is missing`);
       return { space, snapshot, changeRequest: null, appBase: `/s/${space.id}` };
@@ -113,7 +113,7 @@ export function contentReads(app: App) {
         'read',
         'read it',
       );
-      readsParts(spacePart(space.id), changeRequestPart(changeRequest.id));
+      readsParts(spaceUnshownPart(space.organization_id), changeRequestPart(changeRequest.id));
       const snapshot = await loadRevision(app.db, space, changeRequest.revision_id);
       if (!snapshot) throw new Error(`revision ${changeRequest.revision_id} is missing`);
       return { space, snapshot, changeRequest, appBase: `/s/${space.id}/~/changes/${changeRequest.number}` };
