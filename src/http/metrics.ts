@@ -13,6 +13,8 @@
  *   jobs) and `bindery_job_runs_total{kind,outcome}` (jobs this process ended; `failed` are failures).
  * - `bindery_sse_streams_open`: server-sent event streams (ask, questions) open now.
  * - `bindery_response_cache_lookups_total{outcome}` (hit, miss) and `bindery_response_cache_bytes`.
+ * - with `RESPONSE_CACHE_DIAGNOSIS=1`, `bindery_response_cache_diagnosis_total{route,outcome}`: each
+ *   GET's route and what the response cache did, hit or why it missed (src/http/cache-diagnosis.ts).
  * - prom-client's default process metrics (CPU, memory, event loop lag, GC).
  *
  * Each app has its own registry (tests build many apps in one process). prom-client is loaded only
