@@ -23,7 +23,12 @@
 export class CacheDiagnosis {
   /** Per route pattern, per outcome: lookups. */
   readonly counts = new Map<string, Map<string, number>>();
+  /** Why the answer of each key went, until it is kept again. */
   private readonly tombstones = new Map<string, string>();
+  /** Keys looked up so far (to tell a first lookup from one whose answer went unnoticed). */
+  private readonly seen = new Set<string>();
+  /** Keys whose answer is being computed after a miss. */
+  private readonly computing = new Set<string>();
 
   count(route: string, outcome: string): void {
     let outcomes = this.counts.get(route);
@@ -34,16 +39,12 @@ export class CacheDiagnosis {
     outcomes.set(outcome, (outcomes.get(outcome) ?? 0) + 1);
   }
 
-  /** Keys looked up so far (to tell a first lookup from one whose answer went unnoticed). */
-  private readonly seen = new Set<string>();
-  /** Keys whose answer is being computed after a miss. */
-  private readonly computing = new Set<string>();
-
   /** Counts a miss of `key`, by the cause its tombstone names. */
   miss(route: string, key: string): void {
     const cause = this.computing.has(key)
       ? 'in flight'
       : (this.tombstones.get(key) ?? (this.seen.has(key) ? 'unexplained' : 'cold'));
+    if (this.seen.size >= MAX_KEYS) this.forget();
     this.seen.add(key);
     this.computing.add(key);
     this.count(route, cause);
@@ -51,10 +52,7 @@ export class CacheDiagnosis {
 
   /** The answer under `key` went (or was not kept) for `cause`. */
   bury(key: string, cause: string): void {
-    if (this.tombstones.size >= 500_000) {
-      this.tombstones.clear();
-      this.seen.clear();
-    }
+    if (this.tombstones.size >= MAX_KEYS) this.forget();
     this.tombstones.set(key, cause);
     this.computing.delete(key);
   }
@@ -63,7 +61,16 @@ export class CacheDiagnosis {
     this.tombstones.delete(key);
     this.computing.delete(key);
   }
+
+  /** Bounds the memory: the keys' next misses count as first lookups. */
+  private forget(): void {
+    this.tombstones.clear();
+    this.seen.clear();
+    this.computing.clear();
+  }
 }
+
+const MAX_KEYS = 500_000;
 
 /** The kind of a scope (`org:…` → `org`), as the diagnosis names it. */
 export function scopeKind(scope: string | null): string {
