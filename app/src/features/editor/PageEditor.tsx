@@ -4,7 +4,7 @@
  * `If-Match`). Leaving with unsaved work asks first (the router's blocker and `beforeunload`);
  * moving to another page of the same change request saves at once instead of asking.
  */
-import { useSuspenseQuery } from '@tanstack/react-query';
+import { useQueryClient, useSuspenseQuery } from '@tanstack/react-query';
 import { useBlocker } from '@tanstack/react-router';
 import type { Editor as TiptapEditor } from '@tiptap/core';
 import { memo, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
@@ -48,6 +48,12 @@ export function PageEditor({ pageId }: { pageId: string }) {
   // re-run the effects below (their cleanup saves, which would report the conflict again…).
   const { spaceId, number, organizationId, queue, reportConflict, refreshTree, openPage } = useEditSession();
   const { data: page } = useSuspenseQuery(crPageQuery(spaceId, number, pageId));
+  // Closed, the page is dropped from the cache: the next opening reads it again (queries.ts).
+  const client = useQueryClient();
+  useEffect(
+    () => () => client.removeQueries({ queryKey: crPageQuery(spaceId, number, pageId).queryKey, exact: true }),
+    [client, spaceId, number, pageId],
+  );
   const [title, setTitle] = useState(page.title);
   const [status, setStatus] = useState<Status>('saved');
   const [error, setError] = useState<string | null>(null);

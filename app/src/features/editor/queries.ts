@@ -46,9 +46,12 @@ export const crPageQuery = (spaceId: string, number: string, pageId: string) =>
     queryFn: ({ signal }) =>
       request<PageDocument>(`${crPath(spaceId, number)}/content/page/${encodeURIComponent(pageId)}`, { signal }),
     // The editor owns the page while it is open: a refetch must not replace what is being typed;
-    // and once it is closed the page is read again next time (gcTime 0), never from an old copy.
+    // and once it is closed the page is read again next time, never from an old copy: its editor
+    // removes it from the cache as it closes (PageEditor). Not by a gcTime of 0: that dropped an
+    // answer which arrived before any component had subscribed (React's commit can come later than
+    // the fetch on a busy machine), and the page was then fetched a second time.
     staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
+    gcTime: 60_000,
     refetchOnWindowFocus: false,
   });
 
