@@ -40,11 +40,26 @@ const QUERY_CHUNK = 500;
 
 const pages = new RecencyMap<string, PageNode>();
 const stored = new WeakMap<PageNode, Stored>();
-const originals = new WeakMap<PageNode, PageNode>();
+/**
+ * Of each copied tree (by its top-level list): the page each of its copies was made from. One Map
+ * per tree, not a WeakMap entry per copy: a batch copies every page of the space, and an entry per
+ * copy in a process-long WeakMap cost an autosave more than the rest of its copying and hashing
+ * (CPU profile, issue #35).
+ */
+const copiedTrees = new WeakMap<PageNode[], ReadonlyMap<PageNode, PageNode>>();
 
-/** Records that `copy` was made from `original` (which it may then differ from). */
-export function markCopy(copy: PageNode, original: PageNode): void {
-  originals.set(copy, stored.has(original) ? original : (originals.get(original) ?? original));
+/** The page each copy in `tree` was made from, when `tree` is a copy ({@link markCopies}). */
+export function originalsOf(tree: PageNode[]): ReadonlyMap<PageNode, PageNode> | undefined {
+  return copiedTrees.get(tree);
+}
+
+/**
+ * Records that the pages of `tree` are copies (which may then differ from what they were copied
+ * from): `originals` maps each to a page read from the database, or to the page it copied when
+ * that one was not.
+ */
+export function markCopies(tree: PageNode[], originals: ReadonlyMap<PageNode, PageNode>): void {
+  copiedTrees.set(tree, originals);
 }
 
 /**
@@ -125,11 +140,12 @@ function encodePages(list: PageNode[], hashes: string[], fresh: FreshRows): List
 
 /** Hashes `tree` into the stored form of its top-level list; the rows it lacks go to `fresh`. */
 export function encodePageTree(tree: PageNode[], fresh: FreshRows): ListRef<string> {
+  const originals = copiedTrees.get(tree);
   const hashOf = (page: PageNode): string => {
     const known = stored.get(page);
     if (known) return known.hash;
     const children = page.children.map(hashOf);
-    const original = originals.get(page);
+    const original = originals?.get(page);
     const was = original && stored.get(original);
     if (original && was && sameOwnFields(page, original) && sameHashes(children, was.children)) return was.hash;
     const data = JSON.stringify({ ...ownFields(page), children: encodePages(page.children, children, fresh) });

@@ -3,7 +3,7 @@
  * one new revision): find, insert, detach, slugs.
  */
 import { badRequest } from '../lib/errors.js';
-import { markCopy } from './page-tree-store.js';
+import { markCopies, originalsOf } from './page-tree-store.js';
 import type { PageNode } from './page-types.js';
 
 /** The slugs a list of sibling pages uses (what a new sibling's slug must avoid). */
@@ -69,9 +69,16 @@ export function allPageIds(pages: PageNode[]): Set<string> {
  * original, so that writing the tree does not hash again the pages left as they were.
  */
 export function cloneTree(pages: PageNode[]): PageNode[] {
-  return pages.map((page) => {
-    const copy = { ...page, children: cloneTree(page.children) };
-    markCopy(copy, page);
-    return copy;
-  });
+  // A copy of a copy remembers the page the first copy was made from (the one that has a stored hash).
+  const before = originalsOf(pages);
+  const originals = new Map<PageNode, PageNode>();
+  const copyList = (list: PageNode[]): PageNode[] =>
+    list.map((page) => {
+      const copy = { ...page, children: copyList(page.children) };
+      originals.set(copy, before?.get(page) ?? page);
+      return copy;
+    });
+  const tree = copyList(pages);
+  markCopies(tree, originals);
+  return tree;
 }
