@@ -207,6 +207,10 @@ describe.skipIf(browserMissing)("a writer's journey from Edit to the published p
     await altDialog.getByLabel('Alt text').fill('Architecture diagram');
     await altDialog.getByRole('button', { name: 'Save alt text' }).click();
     await body.getByRole('img', { name: 'Architecture diagram' }).waitFor();
+    // The dialog gone, the editor has the focus back (the image selected in it: a key pressed
+    // before would go to the closing dialog, and the "/" typed next would replace the image).
+    await altDialog.waitFor({ state: 'detached' });
+    await body.and(page.locator('.ProseMirror-focused')).waitFor();
     // ArrowDown after the image, the page's last block: a paragraph to go on with.
     await page.keyboard.press('ArrowDown');
     await frame();
