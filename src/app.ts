@@ -136,7 +136,10 @@ export async function buildApp(options: BuildOptions): Promise<App> {
   // ETags and If-None-Match on reads; If-Match checked with the write under the resource's lock.
   await app.register(conditionalRequests);
   // GET answers kept until the data changes: after authentication, rate limits and the ETag hook.
-  await app.register(responseCache, { maxBytes: config.responseCacheBytes });
+  await app.register(responseCache, {
+    maxBytes: config.responseCacheBytes,
+    diagnosis: config.responseCacheDiagnosis,
+  });
   // Those answers served before Fastify, with the same rate limits, metrics and log line.
   await app.register(cacheFrontDoor, { door: frontDoor, requestLog, trustProxy: trustProxyOption(config.trustProxy) });
   // Idempotency-Key on POST: a retry replays the first response instead of doing the work again.

@@ -77,6 +77,11 @@ export interface Config {
    * 0: off). See src/http/response-cache.ts.
    */
   responseCacheBytes: number;
+  /**
+   * Count, per route, why the response cache missed (`RESPONSE_CACHE_DIAGNOSIS=1`, default off; a
+   * metric, for benchmarks and tuning: src/http/cache-diagnosis.ts).
+   */
+  responseCacheDiagnosis: boolean;
   /** A browser session unused this long ends (`SESSION_IDLE_DAYS`, default 14), in milliseconds. */
   sessionIdleMs: number;
   /** A browser session ends this long after sign-in however used (`SESSION_MAX_DAYS`, default 30), in ms. */
@@ -351,6 +356,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     insightsRetentionDays: parsePositiveInt('INSIGHTS_RETENTION_DAYS', env.INSIGHTS_RETENTION_DAYS, 365),
     workers: parseWorkers(env.WORKERS, parseDatabaseUrl(env.DATABASE_URL)),
     responseCacheBytes: parseNonNegativeInt('RESPONSE_CACHE_MB', env.RESPONSE_CACHE_MB, 64) * 1024 * 1024,
+    responseCacheDiagnosis: parseBoolean('RESPONSE_CACHE_DIAGNOSIS', env.RESPONSE_CACHE_DIAGNOSIS, false),
     sessionIdleMs: parsePositiveNumber('SESSION_IDLE_DAYS', env.SESSION_IDLE_DAYS, 14) * 86_400_000,
     sessionMaxMs: parsePositiveNumber('SESSION_MAX_DAYS', env.SESSION_MAX_DAYS, 30) * 86_400_000,
     smtp: parseSmtp(env, publicUrl),

@@ -169,18 +169,27 @@ function keyOf(request: FastifyRequest, tokenId: string): string {
  * (an `onSend` hook: after the ETag's); decorates `app.responseCache`, null when `maxBytes` is 0 or
  * the app has no change feed to say when the data changed.
  */
-export const responseCache = fp<{ maxBytes: number }>(registerResponseCache, {
+interface ResponseCacheOptions {
+  maxBytes: number;
+  /** Count why lookups missed, per route (config.responseCacheDiagnosis). */
+  diagnosis: boolean;
+}
+
+export const responseCache = fp<ResponseCacheOptions>(registerResponseCache, {
   name: 'bindery-response-cache',
   dependencies: ['bindery-change-feed', 'bindery-auth', 'bindery-rate-limit', 'bindery-conditional'],
 });
 
-async function registerResponseCache(app: FastifyInstance, { maxBytes }: { maxBytes: number }): Promise<void> {
+async function registerResponseCache(
+  app: FastifyInstance,
+  { maxBytes, diagnosis }: ResponseCacheOptions,
+): Promise<void> {
   const feed = app.changeFeed;
   if (feed === null || maxBytes <= 0) {
     app.decorate('responseCache', null);
     return;
   }
-  const cache = new ResponseCache(maxBytes, process.env.RESPONSE_CACHE_DIAGNOSIS === '1');
+  const cache = new ResponseCache(maxBytes, diagnosis);
   app.decorate('responseCache', cache);
   app.decorateRequest('responseCacheSlot', null);
 
