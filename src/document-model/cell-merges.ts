@@ -64,3 +64,21 @@ export function cellSpans(merges: readonly CellMerge[]): (row: number, column: n
   }
   return (row, column) => cells.get(`${row}:${column}`) ?? null;
 }
+
+/**
+ * How a reader (the published site, the app) draws each body cell of a table: its rows as
+ * `recordsInOrder` gives them, its visible columns, and its `data.cellMerges`.
+ */
+export function readerCellSpans(
+  merges: unknown,
+  rows: ReadonlyArray<readonly [string, unknown]>,
+  columns: readonly unknown[],
+): (row: number, column: number) => CellMerge | 'covered' | null {
+  return cellSpans(
+    resolveCellMerges(
+      merges,
+      rows.map(([id]) => id),
+      columns,
+    ),
+  );
+}

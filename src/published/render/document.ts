@@ -24,7 +24,7 @@ import {
   type Table,
   type Tabs,
 } from '../../content/document.js';
-import { cellSpans, resolveCellMerges } from '../../document-model/cell-merges.js';
+import { readerCellSpans } from '../../document-model/cell-merges.js';
 import { recordsInOrder } from '../../document-model/order-index.js';
 import { safeUrl } from '../../lib/safe-url.js';
 import { type CodeThemes, HighlightBudget, highlight, languageOf } from './highlight.js';
@@ -176,13 +176,7 @@ export class DocumentRenderer {
     };
     const records = recordsInOrder(block.data.records);
     // A merged range is drawn as its anchor cell spanning it; the cells it covers are not drawn.
-    const spans = cellSpans(
-      resolveCellMerges(
-        block.data.cellMerges,
-        records.map(([id]) => id),
-        columns,
-      ),
-    );
+    const spans = readerCellSpans(block.data.cellMerges, records, columns);
     const rows = records.map(([, record], r) =>
       h(
         'tr',

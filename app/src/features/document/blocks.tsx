@@ -1,6 +1,6 @@
 /** Blocks of a Document, drawn as the published site draws them (src/published/render/document.ts). */
 import type { ReactNode } from 'react';
-import { cellSpans, resolveCellMerges } from '../../../../src/document-model/cell-merges.js';
+import { readerCellSpans } from '../../../../src/document-model/cell-merges.js';
 import { recordsInOrder } from '../../../../src/document-model/order-index.js';
 import { useDocumentContext } from './Document';
 import { Inlines, textOf } from './inlines';
@@ -176,13 +176,7 @@ function Table({ node }: { node: ElementNode }): ReactNode {
   // Ordered as the editor and the published site order them (code units, not the locale's order).
   const records = recordsInOrder(data.records ?? {});
   // A merged range is drawn as its anchor cell spanning it, as the editor and the published site do.
-  const spans = cellSpans(
-    resolveCellMerges(
-      data.cellMerges,
-      records.map(([id]) => id),
-      columns,
-    ),
-  );
+  const spans = readerCellSpans(data.cellMerges, records, columns);
   return (
     // A wide table scrolls in its own region, which keyboard users can focus.
     // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must be focusable to scroll by keyboard
