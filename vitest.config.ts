@@ -5,6 +5,8 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'app/src/**/*.test.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
+    // A failed test prints what its browser pages did (test/helpers/browser-log.ts).
+    setupFiles: ['test/helpers/setup.ts'],
     pool: 'forks',
     // Vitest's default is one worker fewer than the cores: a single one on a 2-core machine. Test
     // files wait on sockets, databases and the browser much of their time, so two run well there

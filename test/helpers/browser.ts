@@ -10,6 +10,7 @@ import { accessSync, constants, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { delimiter, join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { recordContext, recordPage } from './browser-log.js';
 
 const SKIP_MESSAGE = 'browser tests skipped: chromium not installed (apt-get install -y chromium)';
 
@@ -55,11 +56,25 @@ export async function launchBrowser(): Promise<Browser | null> {
     }
     return null;
   }
-  return chromium.launch({
+  const browser = await chromium.launch({
     executablePath: chromiumPath,
     headless: true,
     args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu'],
   });
+  // Every page it opens is recorded, for a failed test to print (browser-log.ts).
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (options) => {
+    const context = await newContext(options);
+    recordContext(context);
+    return context;
+  };
+  const newPage = browser.newPage.bind(browser);
+  browser.newPage = async (options) => {
+    const page = await newPage(options);
+    recordPage(page);
+    return page;
+  };
+  return browser;
 }
 
 /**
