@@ -185,6 +185,7 @@ describe.skipIf(browserMissing)('people administration in the web app', () => {
     await page.getByRole('option', { name: 'Editor' }).waitFor();
     await optionFocused(page);
     await page.keyboard.press('ArrowUp');
+    await page.getByRole('option', { name: 'Reviewer' }).and(page.locator('[data-highlighted]')).waitFor();
     await page.keyboard.press('Enter');
     await expect
       .poll(async () => (await api(`/v1/orgs/${world.orgId}/members/${newcomer.id}`)).body.role)

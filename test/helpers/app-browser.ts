@@ -74,11 +74,26 @@ export async function watchPage(page: Page) {
 }
 
 /**
- * Waits until a Radix Select opened from the keyboard has moved the focus to its chosen option: the
- * arrow keys and Enter pressed before then reach the trigger, and nothing is chosen.
+ * Waits until a Radix Select opened from the keyboard has moved the focus to its chosen option, and
+ * left it there for a few frames: the arrow keys and Enter pressed before then reach the trigger;
+ * and Radix focuses the chosen option again once its list is placed and once a scroll button
+ * appears, which undid an ArrowUp pressed in between (Enter then chose the old option).
  */
 export async function optionFocused(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.activeElement?.getAttribute('role') === 'option');
+  await page.waitForFunction(
+    () =>
+      new Promise<boolean>((done) => {
+        const focused = document.activeElement;
+        if (focused?.getAttribute('role') !== 'option') return done(false);
+        let frames = 0;
+        const check = () => {
+          if (document.activeElement !== focused) return done(false);
+          if (++frames >= 3) return done(true);
+          requestAnimationFrame(check);
+        };
+        requestAnimationFrame(check);
+      }),
+  );
 }
 
 /** Signs in through the app's own form (the page shows it: a screen that needs a session). */
