@@ -46,6 +46,24 @@ describe('firstScreen and appendBlocks (a long page opens with a screenful, the 
     );
   });
 
+  it('appends the rest as it is after a first screen without text (not "cleared" by TipTap)', () => {
+    // Found by the property above: the first screen's selection covers all of a document without
+    // text, and TipTap's clear-document plugin replaced the appended heading by a paragraph.
+    const json = documentToEditor({
+      object: 'document',
+      data: {},
+      nodes: [
+        { object: 'block', type: 'list-ordered', data: {}, nodes: [] },
+        { object: 'block', type: 'heading-1', data: {}, nodes: [] },
+      ],
+    } as unknown as JSONDocument);
+    const { first, rest } = firstScreen(json, { blocks: 1, chars: Number.POSITIVE_INFINITY });
+    expect(rest).toHaveLength(1);
+    const start = stateOf(first);
+    const { state } = start.applyTransaction(appendBlocks(start, rest));
+    expect(state.doc.eq(schema.nodeFromJSON(json))).toBe(true);
+  });
+
   it('keeps an empty images block of the rest (not one the person emptied)', () => {
     const json = documentToEditor({
       object: 'document',

@@ -55,6 +55,10 @@ export function appendBlocks(state: EditorState, blocks: JSONContent[]): Transac
     .insert(state.doc.content.size, nodes)
     .setMeta('addToHistory', false)
     .setMeta('preventUpdate', true)
+    // Not an edit either for TipTap's "clear document" plugin: after a transaction in a document
+    // whose selection covers it all (a first screen without text, such as an empty list) leaving no
+    // text, it replaced what was appended by an empty paragraph.
+    .setMeta('preventClearDocument', true)
     .setMeta(FILL_META, true);
 }
 
