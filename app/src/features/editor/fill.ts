@@ -51,13 +51,13 @@ export function firstScreen(
 /** The transaction that appends `blocks` (the editor's JSON) at the end of the document. */
 export function appendBlocks(state: EditorState, blocks: JSONContent[]): Transaction {
   const nodes = blocks.map((json) => state.schema.nodeFromJSON(json));
+  // Not an edit either for TipTap's "clear document" plugin: after a transaction in a document whose
+  // selection covers it all (a first screen without text, such as an empty list) leaving no text, it
+  // replaced what was appended by an empty paragraph.
   return state.tr
     .insert(state.doc.content.size, nodes)
     .setMeta('addToHistory', false)
     .setMeta('preventUpdate', true)
-    // Not an edit either for TipTap's "clear document" plugin: after a transaction in a document
-    // whose selection covers it all (a first screen without text, such as an empty list) leaving no
-    // text, it replaced what was appended by an empty paragraph.
     .setMeta('preventClearDocument', true)
     .setMeta(FILL_META, true);
 }
