@@ -17,7 +17,7 @@ import { dropFill, wholeDoc } from './fill';
 import { LinkDialog } from './LinkDialog';
 import { FileUrls, imageAlt, imagesBlock, setImageAlt, uploadImage } from './media';
 import { docToDocument, documentToEditor } from './model';
-import { crPageQuery, crPath } from './queries';
+import { closing, crPageQuery, crPath } from './queries';
 import { ConflictError } from './save-queue';
 import { useEditSession } from './session';
 import { TableTools } from './TableTools';
@@ -50,10 +50,10 @@ export function PageEditor({ pageId }: { pageId: string }) {
   const { data: page } = useSuspenseQuery(crPageQuery(spaceId, number, pageId));
   // Closed, the page is dropped from the cache: the next opening reads it again (queries.ts).
   const client = useQueryClient();
-  useEffect(
-    () => () => client.removeQueries({ queryKey: crPageQuery(spaceId, number, pageId).queryKey, exact: true }),
-    [client, spaceId, number, pageId],
-  );
+  useEffect(() => {
+    const { queryKey } = crPageQuery(spaceId, number, pageId);
+    return closing(queryKey, () => client.removeQueries({ queryKey, exact: true }));
+  }, [client, spaceId, number, pageId]);
   const [title, setTitle] = useState(page.title);
   const [status, setStatus] = useState<Status>('saved');
   const [error, setError] = useState<string | null>(null);

@@ -21,6 +21,8 @@ export interface PluginSlot {
   fill(real: Plugin): void;
   /** Back to doing nothing (the filled plugin's view destroyed). */
   empty(): void;
+  /** {@link empty}, if `filled` is still the plugin in the slot (not one filled after it). */
+  emptyOf(filled: Plugin): void;
 }
 
 /**
@@ -89,6 +91,9 @@ export function pluginSlot(name: string, domEvents: readonly string[]): PluginSl
       for (const [view, entry] of views) entry.inner = makeView(view);
     },
     empty,
+    emptyOf(filled) {
+      if (real === filled) empty();
+    },
   };
 }
 
@@ -135,8 +140,10 @@ export async function addDragHandle(editor: Editor): Promise<() => void> {
     nestedOptions: normalizeNestedOptions(false),
   });
   slot.fill(plugin);
+  // Only its own plugin: under StrictMode the effect adds a handle twice, and the first one's removal
+  // ran after the second was plugged in, which left the editor without a handle.
   return () => {
-    slot.empty();
+    slot.emptyOf(plugin);
     unbind();
   };
 }

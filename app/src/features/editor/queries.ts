@@ -55,6 +55,29 @@ export const crPageQuery = (spaceId: string, number: string, pageId: string) =>
     refetchOnWindowFocus: false,
   });
 
+/** Removals waiting for the end of the task, by query key. */
+const pendingRemovals = new Map<string, ReturnType<typeof setTimeout>>();
+
+/**
+ * For an effect's cleanup: runs `remove` once the task ends, unless the same key is opened again
+ * before (returned: the cleanup). Under StrictMode React closes and opens every effect once more at
+ * once: the page's answer, removed then, was fetched again (three times after a reload).
+ */
+export function closing(queryKey: readonly unknown[], remove: () => void): () => void {
+  const key = JSON.stringify(queryKey);
+  clearTimeout(pendingRemovals.get(key));
+  pendingRemovals.delete(key);
+  return () => {
+    pendingRemovals.set(
+      key,
+      setTimeout(() => {
+        pendingRemovals.delete(key);
+        remove();
+      }, 0),
+    );
+  };
+}
+
 /** A page of the change request as the preview shows it: read fresh. */
 export const previewPageQuery = (spaceId: string, number: string, pageId: string) =>
   queryOptions({
