@@ -46,6 +46,23 @@ describe('pluginSlot', () => {
     expect(state.doc.textContent).toBe('cba');
   });
 
+  it('empties only of the plugin named, not of one filled after it (StrictMode adds a handle twice)', () => {
+    const slot = pluginSlot('test', []);
+    const doc = schema.node('doc', null, [schema.node('paragraph')]);
+    let state = EditorState.create({ doc, plugins: [slot.plugin] });
+    const first = counting();
+    const second = counting();
+    slot.fill(first.plugin);
+    slot.fill(second.plugin);
+    slot.empty(first.plugin);
+    state = state.applyTransaction(state.tr.insertText('a', 1)).state;
+    expect(second.seen).toEqual([1]);
+    slot.empty(second.plugin);
+    state = state.applyTransaction(state.tr.insertText('b', 1)).state;
+    expect(second.seen).toEqual([1]);
+    expect(first.seen).toEqual([]);
+  });
+
   it('refuses a plugin with a hook or a DOM event it would not forward', () => {
     const slot = pluginSlot('test', ['mousemove']);
     const listens = (events: string[]) =>

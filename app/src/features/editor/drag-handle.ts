@@ -19,10 +19,11 @@ export interface PluginSlot {
   plugin: Plugin;
   /** Makes `real` act through the slot (its view made now if the editor has one). */
   fill(real: Plugin): void;
-  /** Back to doing nothing (the filled plugin's view destroyed). */
-  empty(): void;
-  /** {@link empty}, if `filled` is still the plugin in the slot (not one filled after it). */
-  emptyOf(filled: Plugin): void;
+  /**
+   * Back to doing nothing (the filled plugin's view destroyed); with `filled`, only while that is
+   * still the plugin in the slot (not one filled after it).
+   */
+  empty(filled?: Plugin): void;
 }
 
 /**
@@ -90,9 +91,8 @@ export function pluginSlot(name: string, domEvents: readonly string[]): PluginSl
       real = next;
       for (const [view, entry] of views) entry.inner = makeView(view);
     },
-    empty,
-    emptyOf(filled) {
-      if (real === filled) empty();
+    empty(filled) {
+      if (filled === undefined || real === filled) empty();
     },
   };
 }
@@ -143,7 +143,7 @@ export async function addDragHandle(editor: Editor): Promise<() => void> {
   // Only its own plugin: under StrictMode the effect adds a handle twice, and the first one's removal
   // ran after the second was plugged in, which left the editor without a handle.
   return () => {
-    slot.emptyOf(plugin);
+    slot.empty(plugin);
     unbind();
   };
 }

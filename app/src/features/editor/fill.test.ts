@@ -30,6 +30,14 @@ const paragraph = (text: string) => ({
   nodes: [{ object: 'text', leaves: [{ object: 'leaf', text, marks: [] }] }],
 });
 
+/** The editor's state of `blocks` opened with one block first and the rest appended, and its whole build. */
+function appendedAfterOne(blocks: unknown[]) {
+  const json = documentToEditor({ object: 'document', data: {}, nodes: blocks } as unknown as JSONDocument);
+  const { first, rest } = firstScreen(json, { blocks: 1, chars: Number.POSITIVE_INFINITY });
+  const start = stateOf(first);
+  return { rest, state: start.applyTransaction(appendBlocks(start, rest)).state, whole: schema.nodeFromJSON(json) };
+}
+
 describe('firstScreen and appendBlocks (a long page opens with a screenful, the rest appended)', () => {
   it('give the document the whole build gives, whatever the split, and nothing to undo', () => {
     fc.assert(
@@ -49,32 +57,22 @@ describe('firstScreen and appendBlocks (a long page opens with a screenful, the 
   it('appends the rest as it is after a first screen without text (not "cleared" by TipTap)', () => {
     // Found by the property above: the first screen's selection covers all of a document without
     // text, and TipTap's clear-document plugin replaced the appended heading by a paragraph.
-    const json = documentToEditor({
-      object: 'document',
-      data: {},
-      nodes: [
-        { object: 'block', type: 'list-ordered', data: {}, nodes: [] },
-        { object: 'block', type: 'heading-1', data: {}, nodes: [] },
-      ],
-    } as unknown as JSONDocument);
-    const { first, rest } = firstScreen(json, { blocks: 1, chars: Number.POSITIVE_INFINITY });
+    const { rest, state, whole } = appendedAfterOne([
+      { object: 'block', type: 'list-ordered', data: {}, nodes: [] },
+      { object: 'block', type: 'heading-1', data: {}, nodes: [] },
+    ]);
     expect(rest).toHaveLength(1);
-    const start = stateOf(first);
-    const { state } = start.applyTransaction(appendBlocks(start, rest));
-    expect(state.doc.eq(schema.nodeFromJSON(json))).toBe(true);
+    expect(state.doc.eq(whole)).toBe(true);
   });
 
   it('keeps an empty images block of the rest (not one the person emptied)', () => {
-    const json = documentToEditor({
-      object: 'document',
-      data: {},
-      nodes: [paragraph('one'), { object: 'block', type: 'images', nodes: [] }, paragraph('two')],
-    } as unknown as JSONDocument);
-    const { first, rest } = firstScreen(json, { blocks: 1, chars: Number.POSITIVE_INFINITY });
+    const { rest, state, whole } = appendedAfterOne([
+      paragraph('one'),
+      { object: 'block', type: 'images', nodes: [] },
+      paragraph('two'),
+    ]);
     expect(rest).toHaveLength(2);
-    const start = stateOf(first);
-    const { state } = start.applyTransaction(appendBlocks(start, rest));
-    expect(state.doc.eq(schema.nodeFromJSON(json))).toBe(true);
+    expect(state.doc.eq(whole)).toBe(true);
   });
 
   it('keeps what was typed before the rest came, and undo takes back only that', () => {
